@@ -1,0 +1,204 @@
+import { z } from 'zod';
+
+/**
+ * The config.yaml schema. Every object is strict (unknown keys are errors) and every default and
+ * range comes from SPEC.md; `AppConfig` is the parsed, defaulted, frozen result.
+ */
+
+const posInt = z.number().int().min(1);
+const name = z.string().trim().min(1);
+
+export const MODEL_PROVIDERS = ['openai', 'anthropic', 'ollama', 'scripted'] as const;
+
+export const ModelConfigSchema = z
+  .strictObject({
+    /** Name agents and runs refer to. */
+    name,
+    provider: z.enum(MODEL_PROVIDERS),
+    /** Provider model id (e.g. `gpt-4o-mini`); not used by `scripted`. */
+    model: name.optional(),
+    /** Endpoint for OpenAI-compatible servers and Ollama. */
+    base_url: z.url().optional(),
+    /** Name of the environment variable holding the API key (never the key itself). */
+    api_key_env: name.optional(),
+    temperature: z.number().min(0).max(2).optional(),
+    max_tokens: posInt.optional(),
+    timeout_seconds: posInt.optional(),
+    /** Scenario file of a `scripted` model, relative to the config file. */
+    script: name.optional(),
+    /** Provider retries of the client library itself (0 leaves retrying to the agent middleware). */
+    max_retries: z.number().int().min(0).max(10).default(0),
+  })
+  .superRefine((m, ctx) => {
+    if (m.provider === 'scripted' && !m.script) {
+      ctx.addIssue({ code: 'custom', path: ['script'], message: 'is required for provider "scripted"' });
+    }
+    if (m.provider !== 'scripted' && !m.model) {
+      ctx.addIssue({ code: 'custom', path: ['model'], message: `is required for provider "${m.provider}"` });
+    }
+    if (m.provider === 'scripted' && m.model) {
+      ctx.addIssue({ code: 'custom', path: ['model'], message: 'is not used by provider "scripted"' });
+    }
+  });
+export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+
+/** Generic token budget (SPEC §6.2). */
+export const TokenBudgetConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().default(false),
+    max_tokens: z.number().int().min(1000).default(200_000),
+    max_input_tokens: posInt.nullable().default(null),
+    max_output_tokens: posInt.nullable().default(null),
+    warn_threshold: z.number().min(0).max(1).default(0.8),
+    hard_stop_threshold: z.number().min(0).max(1).default(1.0),
+  })
+  .refine((b) => b.hard_stop_threshold >= b.warn_threshold, {
+    path: ['hard_stop_threshold'],
+    message: 'must be >= warn_threshold',
+  });
+export type TokenBudgetConfig = z.infer<typeof TokenBudgetConfigSchema>;
+
+export const SubagentOverrideSchema = z.strictObject({
+  timeout_seconds: posInt.nullable().default(null),
+  max_turns: posInt.nullable().default(null),
+  model: name.nullable().default(null),
+  skills: z.array(name).nullable().default(null),
+  token_budget: TokenBudgetConfigSchema.nullable().default(null),
+});
+export type SubagentOverride = z.infer<typeof SubagentOverrideSchema>;
+
+export const DEFAULT_DISALLOWED_TOOLS = ['task', 'ask_clarification', 'present_files'] as const;
+
+export const CustomSubagentSchema = z.strictObject({
+  description: name,
+  system_prompt: name,
+  tools: z.array(name).nullable().default(null),
+  disallowed_tools: z.array(name).default([...DEFAULT_DISALLOWED_TOOLS]),
+  skills: z.array(name).nullable().default(null),
+  model: name.default('inherit'),
+  max_turns: posInt.default(50),
+  timeout_seconds: posInt.default(900),
+});
+export type CustomSubagent = z.infer<typeof CustomSubagentSchema>;
+
+export const SubagentsConfigSchema = z.strictObject({
+  timeout_seconds: posInt.default(1800),
+  max_turns: posInt.nullable().default(null),
+  max_total_per_run: z.number().int().min(1).max(50).default(6),
+  /** Absent = the subagent default budget (SPEC §6.2), which depends on `summarization.enabled`. */
+  token_budget: TokenBudgetConfigSchema.nullable().default(null),
+  agents: z.record(name, SubagentOverrideSchema).default({}),
+  custom_agents: z.record(name, CustomSubagentSchema).default({}),
+});
+export type SubagentsConfig = z.infer<typeof SubagentsConfigSchema>;
+
+/** Startup-only admission settings (SPEC Appendix C.1). */
+export const SubagentRuntimeConfigSchema = z.strictObject({
+  max_running: z.number().int().min(1).max(64).default(3),
+  max_queued: z.number().int().min(0).max(10_000).default(64),
+  admission_policy: z.enum(['queue', 'reject']).default('queue'),
+  queue_timeout_seconds: z.number().int().min(1).max(86_400).default(300),
+});
+export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
+
+const ToolFreqOverrideSchema = z
+  .strictObject({ warn: posInt, hard_limit: posInt })
+  .refine((o) => o.hard_limit >= o.warn, { path: ['hard_limit'], message: 'must be >= warn' });
+
+/** Loop detection (SPEC §6.3). */
+export const LoopDetectionConfigSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    warn_threshold: posInt.default(3),
+    hard_limit: posInt.default(5),
+    window_size: posInt.default(20),
+    max_tracked_threads: posInt.default(100),
+    tool_freq_warn: posInt.default(30),
+    tool_freq_hard_limit: posInt.default(50),
+    tool_freq_overrides: z.record(name, ToolFreqOverrideSchema).default({}),
+  })
+  .refine((c) => c.hard_limit >= c.warn_threshold, { path: ['hard_limit'], message: 'must be >= warn_threshold' })
+  .refine((c) => c.tool_freq_hard_limit >= c.tool_freq_warn, {
+    path: ['tool_freq_hard_limit'],
+    message: 'must be >= tool_freq_warn',
+  });
+export type LoopDetectionConfig = z.infer<typeof LoopDetectionConfigSchema>;
+
+/** Context compaction shared by the lead and subagents (SPEC §6.5, FACTS §5). */
+export const SummarizationConfigSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  /** Model that writes summaries; null = the agent's own model. */
+  model: name.nullable().default(null),
+  trigger: z
+    .strictObject({ tokens: posInt.optional(), messages: posInt.optional() })
+    .default({ tokens: 100_000 }),
+  keep: z.strictObject({ messages: posInt }).default({ messages: 20 }),
+});
+export type SummarizationConfig = z.infer<typeof SummarizationConfigSchema>;
+
+export const VerificationConfigSchema = z.strictObject({
+  receipts_enabled: z.boolean().default(true),
+});
+
+/** A lead agent definition (`agents.<name>`). */
+export const LeadAgentSchema = z.strictObject({
+  description: z.string().default(''),
+  system_prompt: z.string().nullable().default(null),
+  model: name.nullable().default(null),
+  /** null/absent = every subagent, [] = delegation off, list = allowlist. */
+  allowed_subagents: z.array(name).nullable().default(null),
+  max_turns: posInt.default(50),
+});
+export type LeadAgent = z.infer<typeof LeadAgentSchema>;
+
+export const StoreConfigSchema = z.strictObject({
+  /** Folder for the SQLite database and per-thread workspaces. */
+  data_dir: name.default('.deerflow'),
+  /** `postgres://...`; when set (or DATABASE_URL is), PostgreSQL replaces SQLite. */
+  postgres_url: name.nullable().default(null),
+});
+
+export const TemporalConfigSchema = z.strictObject({
+  /** `host:port` of a Temporal frontend; null = start the embedded dev server. */
+  address: name.nullable().default(null),
+  namespace: name.default('default'),
+});
+
+/** Host tool execution (the local "sandbox" is the per-thread workspace folder). */
+export const SandboxConfigSchema = z.strictObject({
+  /** Run `bash` on this host. Off by default: commands are not isolated from the host. */
+  allow_host_bash: z.boolean().default(false),
+  bash_timeout_seconds: z.number().int().min(1).max(3600).default(120),
+  max_output_chars: z.number().int().min(1000).max(1_000_000).default(20_000),
+});
+
+export const AppConfigSchema = z
+  .strictObject({
+    models: z.array(ModelConfigSchema).default([]),
+    default_model: name.nullable().default(null),
+    token_budget: TokenBudgetConfigSchema.default(TokenBudgetConfigSchema.parse({})),
+    subagents: SubagentsConfigSchema.default(SubagentsConfigSchema.parse({})),
+    subagent_runtime: SubagentRuntimeConfigSchema.default(SubagentRuntimeConfigSchema.parse({})),
+    loop_detection: LoopDetectionConfigSchema.default(LoopDetectionConfigSchema.parse({})),
+    summarization: SummarizationConfigSchema.default(SummarizationConfigSchema.parse({})),
+    verification: VerificationConfigSchema.default({ receipts_enabled: true }),
+    agents: z.record(name, LeadAgentSchema).default({}),
+    store: StoreConfigSchema.default(StoreConfigSchema.parse({})),
+    temporal: TemporalConfigSchema.default(TemporalConfigSchema.parse({})),
+    sandbox: SandboxConfigSchema.default(SandboxConfigSchema.parse({})),
+  })
+  .superRefine((c, ctx) => {
+    const names = new Set<string>();
+    c.models.forEach((m, i) => {
+      if (names.has(m.name)) ctx.addIssue({ code: 'custom', path: ['models', i, 'name'], message: `duplicate model name "${m.name}"` });
+      names.add(m.name);
+    });
+    if (c.default_model !== null && !names.has(c.default_model)) {
+      ctx.addIssue({ code: 'custom', path: ['default_model'], message: `"${c.default_model}" is not a configured model` });
+    }
+  });
+
+/** Raw shape before parsing (what YAML may contain). */
+export type AppConfigInput = z.input<typeof AppConfigSchema>;
+/** Parsed, defaulted config. Loaded once and frozen: nothing mutates it at run time. */
+export type AppConfig = Readonly<z.infer<typeof AppConfigSchema>>;

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { RunStatusSchema, StopReasonSchema, WireStatusSchema } from './status';
+import { TokenUsageSchema } from './usage';
+
+/** One task in `deerflow run --json` (SCRIPTED_MODEL.md). */
+export const RunJsonTaskSchema = z.strictObject({
+  task_id: z.string(),
+  subagent: z.string(),
+  description: z.string(),
+  status: WireStatusSchema,
+  stop_reason: StopReasonSchema.nullable(),
+  model: z.string().nullable(),
+  token_usage: TokenUsageSchema.nullable(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+});
+export type RunJsonTask = z.infer<typeof RunJsonTaskSchema>;
+
+/** The object `deerflow run --json` prints: the single source of truth for that output. */
+export const RunJsonOutputSchema = z.strictObject({
+  run_id: z.string(),
+  thread_id: z.string(),
+  workflow_id: z.string(),
+  status: RunStatusSchema,
+  final_message: z.string().nullable(),
+  tasks: z.array(RunJsonTaskSchema),
+  stripped_task_calls: z.number().int().nonnegative(),
+  events: z.record(z.string(), z.number().int().nonnegative()),
+});
+export type RunJsonOutput = z.infer<typeof RunJsonOutputSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { TokenUsageSchema } from './usage';
+
+/** A tool call as the workflow sees it: string args are bounded briefs, see `argsTruncated`. */
+export const ToolCallSchema = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  args: z.record(z.string(), z.unknown()),
+  /** True when at least one string arg was cut; the full args stay in the stored AI message. */
+  argsTruncated: z.boolean(),
+});
+export type ToolCall = z.infer<typeof ToolCallSchema>;
+
+/** What one lead model step returns to the workflow: references and bounded briefs, no transcript. */
+export const LeadModelTurnSchema = z.object({
+  /** Store key of the full AI message. */
+  messageRef: z.string(),
+  contentBrief: z.string(),
+  contentSha256: z.string(),
+  toolCalls: z.array(ToolCallSchema),
+  finishReason: z.string().nullable(),
+  usage: TokenUsageSchema.nullable(),
+  modelName: z.string(),
+});
+export type LeadModelTurn = z.infer<typeof LeadModelTurnSchema>;

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+const tokenCount = z.number().int().nonnegative();
+
+/** Token usage of one or more model responses. Absent usage is `null`/omitted, never zeros. */
+export const TokenUsageSchema = z.object({
+  input_tokens: tokenCount,
+  output_tokens: tokenCount,
+  total_tokens: tokenCount,
+});
+export type TokenUsage = z.infer<typeof TokenUsageSchema>;
+
+/**
+ * Adds two usage values, keeping "no usage reported" distinct from zero:
+ * the sum is `null` only when both sides are `null`.
+ */
+export function addUsage(a: TokenUsage | null, b: TokenUsage | null): TokenUsage | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { RunStatusSchema, RunStopReasonSchema, StopReasonSchema, WireStatusSchema } from './status';
+import { TokenUsageSchema } from './usage';
+
+const id = z.string().trim().min(1);
+
+/** One delegable subagent as resolved when the run started (the run never re-reads config). */
+export const CatalogEntrySchema = z.object({
+  name: id,
+  timeoutSeconds: z.number().int().positive(),
+  maxTurns: z.number().int().positive(),
+});
+export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
+
+/** Limits resolved once when the run starts. */
+export const RunLimitsSchema = z.object({
+  /** Per-response `task` calls (min(request, max_running, 64), at least 1). */
+  maxConcurrent: z.number().int().min(1).max(64),
+  /** `task` calls over the whole run. */
+  maxTotal: z.number().int().min(1).max(50),
+  /** Lead model turns before the run stops. */
+  maxLeadTurns: z.number().int().min(1),
+  /** Admission wait for a subagent slot before the task fails. */
+  queueTimeoutSeconds: z.number().int().positive(),
+  /** Executions of one task when a worker is lost mid-task. */
+  maxTaskAttempts: z.number().int().min(1).max(10),
+});
+export type RunLimits = z.infer<typeof RunLimitsSchema>;
+
+/** Input of `leadRunWorkflow`: a snapshot taken when the run starts. */
+export const LeadRunInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  userId: id,
+  agentName: id,
+  modelName: id,
+  /** The user's message that opens this run. */
+  message: z.string().min(1),
+  limits: RunLimitsSchema,
+  /** Caller policy snapshot: null = all subagents, [] = none, list = allowlist. */
+  allowedSubagents: z.array(id).nullable(),
+  /** Subagents this run may delegate to, already filtered by policy and host capabilities. */
+  catalog: z.array(CatalogEntrySchema),
+});
+export type LeadRunInput = z.infer<typeof LeadRunInputSchema>;
+
+/** Input of the `runSubagent` activity. The task prompt is read from the stored AI message. */
+export const SubagentTaskInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  userId: id,
+  /** The provider tool-call id of the `task` call. */
+  taskId: id,
+  /** Lead turn whose AI message holds the `task` call. */
+  turn: z.number().int().nonnegative(),
+  /** 1-based execution number, chosen by the workflow. */
+  attempt: z.number().int().min(1),
+  subagentType: id,
+  description: z.string(),
+  parentModel: id,
+  maxTurns: z.number().int().positive(),
+});
+export type SubagentTaskInput = z.infer<typeof SubagentTaskInputSchema>;
+
+/** What one `runSubagent` execution reports. Timeouts are decided by the workflow, not here. */
+export const SubagentExecutionResultSchema = z.object({
+  taskId: id,
+  attempt: z.number().int().min(1),
+  status: z.enum(['completed', 'failed', 'cancelled']),
+  stopReason: StopReasonSchema.nullable(),
+  resultBrief: z.string().nullable(),
+  resultSha256: z.string().nullable(),
+  /** Store key of the full result text. */
+  resultRef: z.string().nullable(),
+  error: z.string().nullable(),
+  modelName: z.string(),
+  usage: TokenUsageSchema.nullable(),
+  steps: z.number().int().nonnegative(),
+});
+export type SubagentExecutionResult = z.infer<typeof SubagentExecutionResultSchema>;
+
+export const TaskPhaseSchema = z.enum(['pending', 'running', ...WireStatusSchema.options]);
+export type TaskPhase = z.infer<typeof TaskPhaseSchema>;
+
+/** One delegated task as the workflow tracks it (query `state`, run result). */
+export const TaskStateSchema = z.object({
+  taskId: id,
+  turn: z.number().int().nonnegative(),
+  subagent: z.string(),
+  description: z.string(),
+  status: TaskPhaseSchema,
+  stopReason: StopReasonSchema.nullable(),
+  modelName: z.string().nullable(),
+  usage: TokenUsageSchema.nullable(),
+  resultBrief: z.string().nullable(),
+  resultSha256: z.string().nullable(),
+  resultRef: z.string().nullable(),
+  error: z.string().nullable(),
+  attempts: z.number().int().nonnegative(),
+});
+export type TaskState = z.infer<typeof TaskStateSchema>;
+
+/** How one tool call of the previous lead turn ended; the next model step writes it as a tool message. */
+export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('subagent'), toolCallId: id, task: TaskStateSchema }),
+  z.object({ kind: z.literal('error'), toolCallId: id, toolName: z.string(), error: z.string() }),
+]);
+export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
+
+/** Input of the `leadModelStep` activity. */
+export const LeadModelStepInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  userId: id,
+  agentName: id,
+  modelName: id,
+  turn: z.number().int().nonnegative(),
+  /** The opening user message; written to the thread on turn 0 only. */
+  message: z.string().nullable(),
+  /** Outcomes of the previous turn's tool calls, written to the thread before the model is called. */
+  toolOutcomes: z.array(ToolOutcomeSchema),
+  limits: RunLimitsSchema,
+  catalog: z.array(CatalogEntrySchema),
+  /** Notes appended to the previous AI message by workflow decisions (e.g. the delegation-limit note). */
+  previousTurnNote: z.string().nullable(),
+});
+export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
+
+/** Input of the `recordEvents` activity: the single terminal event of a task, decided by the workflow. */
+export const TaskEndEventInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  task: TaskStateSchema,
+});
+export type TaskEndEventInput = z.infer<typeof TaskEndEventInputSchema>;
+
+/** Live state of a lead run (query `state`) and, once it ends, its result. */
+export const LeadRunStateSchema = z.object({
+  runId: id,
+  threadId: id,
+  status: z.union([z.literal('running'), RunStatusSchema]),
+  turn: z.number().int().nonnegative(),
+  tasks: z.array(TaskStateSchema),
+  strippedTaskCalls: z.number().int().nonnegative(),
+  stopReason: RunStopReasonSchema.nullable(),
+  leadUsage: TokenUsageSchema.nullable(),
+  finalMessageRef: z.string().nullable(),
+  finalMessageBrief: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type LeadRunState = z.infer<typeof LeadRunStateSchema>;
