@@ -121,8 +121,6 @@ export const LeadModelStepInputSchema = z.object({
   toolOutcomes: z.array(ToolOutcomeSchema),
   limits: RunLimitsSchema,
   catalog: z.array(CatalogEntrySchema),
-  /** Notes appended to the previous AI message by workflow decisions (e.g. the delegation-limit note). */
-  previousTurnNote: z.string().nullable(),
 });
 export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
 

@@ -1,0 +1,14 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { AppConfig } from '../config/schema';
+import type { ModelRole } from '../models';
+import type { Stores } from '../store';
+
+/** What activities need, injected by the worker (and by tests). */
+export interface ActivityDeps {
+  readonly config: AppConfig;
+  readonly stores: Stores;
+  /** Builds a chat model by configured name. */
+  readonly createModel: (modelName: string, role: ModelRole) => BaseChatModel;
+  /** Clock for prompt dates; injectable for tests. */
+  readonly now?: () => Date;
+}

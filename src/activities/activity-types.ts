@@ -1,0 +1,21 @@
+import type {
+  LeadModelStepInput,
+  LeadModelTurn,
+  SubagentExecutionResult,
+  SubagentTaskInput,
+  TaskEndEventInput,
+} from '../contracts';
+
+/** Activities on the `deerflow` task queue. Workflows import this file as types only. */
+export interface LeadActivities {
+  /** One lead model call: writes pending tool messages, calls the model, stores the AI message. */
+  leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn>;
+  /** Writes the single terminal `subagent.end` row of a task, as decided by the workflow. */
+  recordTaskEnd(input: TaskEndEventInput): Promise<void>;
+}
+
+/** Activities on the `deerflow-subagents` task queue. */
+export interface SubagentActivities {
+  /** Runs one subagent execution to its end; heartbeats while it runs. */
+  runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult>;
+}

@@ -1,0 +1,19 @@
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { messageText } from './message-text';
+
+/** What a subagent returns when no text survived (SPEC §2.7). */
+export const NO_RESPONSE_SENTINEL = 'No response generated';
+
+/** The last assistant message's text, else the last message's text, else the sentinel. */
+export function extractFinalResult(messages: readonly BaseMessage[]): string {
+  const lastAi = [...messages].reverse().find((m) => AIMessage.isInstance(m));
+  const source = lastAi ?? messages[messages.length - 1];
+  const text = source ? messageText(source.content).trim() : '';
+  return text || NO_RESPONSE_SENTINEL;
+}
+
+/** The stripped text of the last assistant message, or '' (used for turn-capped partial answers). */
+export function lastAssistantText(messages: readonly BaseMessage[]): string {
+  const lastAi = [...messages].reverse().find((m) => AIMessage.isInstance(m));
+  return lastAi ? messageText(lastAi.content).trim() : '';
+}

@@ -1,0 +1,18 @@
+import type { ActivityDeps } from './activity-deps';
+import type { LeadActivities, SubagentActivities } from './activity-types';
+import { createLeadModelStep } from './lead-model-step';
+import { createRecordTaskEnd } from './record-task-end';
+import { createRunSubagent } from './run-subagent';
+
+/** Activities of the `deerflow` task queue. */
+export function createLeadActivities(deps: ActivityDeps): LeadActivities {
+  return { leadModelStep: createLeadModelStep(deps), recordTaskEnd: createRecordTaskEnd(deps) };
+}
+
+/** Activities of the `deerflow-subagents` task queue. */
+export function createSubagentActivities(deps: ActivityDeps): SubagentActivities {
+  return { runSubagent: createRunSubagent(deps) };
+}
+
+export type { ActivityDeps } from './activity-deps';
+export type { LeadActivities, SubagentActivities } from './activity-types';

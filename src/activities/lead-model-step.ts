@@ -1,0 +1,130 @@
+import {
+  AIMessage,
+  HumanMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessageToChatMessage,
+  SystemMessage,
+  type StoredMessage,
+} from '@langchain/core/messages';
+import { boundText, type LeadModelStepInput, type LeadModelTurn, type ToolCall } from '../contracts';
+import { buildLeadSystemPrompt, type ListedSubagent } from '../prompts';
+import { resolveSubagent } from '../registry';
+import { messageKeys } from '../store';
+import { sha256Hex, taskToolSpec } from '../tools';
+import type { ActivityDeps } from './activity-deps';
+import { withHeartbeats } from './heartbeat';
+import { formatPromptDate } from './prompt-date';
+import { messageText } from './message-text';
+import { toolOutcomeMessage } from './tool-outcome-message';
+import { usageOfMessage } from './usage-from-messages';
+
+/** Builds the `leadModelStep` activity. */
+export function createLeadModelStep(deps: ActivityDeps) {
+  return async function leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn> {
+    const key = messageKeys.ai(input.runId, input.turn);
+    // A retry after the message was stored returns it: no second model call, no changed answer.
+    const existing = await deps.stores.messages.getMessage(input.threadId, key);
+    if (existing) return toLeadTurn(key, toAiMessage(existing), input.modelName);
+
+    await writePendingMessages(deps, input);
+    const history = (await deps.stores.messages.listMessages(input.threadId)).map((r) => mapStoredMessageToChatMessage(r.message));
+    const listed = listSubagents(deps, input);
+    const system = buildLeadSystemPrompt({
+      agentInstructions: deps.config.agents[input.agentName]?.system_prompt ?? null,
+      maxConcurrent: input.limits.maxConcurrent,
+      maxTotal: input.limits.maxTotal,
+      subagents: listed,
+      currentDate: formatPromptDate((deps.now ?? (() => new Date()))()),
+    });
+    const model = deps.createModel(input.modelName, { kind: 'lead' });
+    const tools = listed.length > 0
+      ? [taskToolSpec({ subagentNames: listed.map((s) => s.name), receiptsEnabled: deps.config.verification.receipts_enabled })]
+      : [];
+    const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
+    const response = await withHeartbeats((signal) => runnable.invoke([new SystemMessage(system), ...history], { signal }));
+    const ai = normalizeAiMessage(response, input);
+    const [stored] = mapChatMessagesToStoredMessages([ai]);
+    if (stored === undefined) throw new Error('Could not serialize the model response');
+    const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
+    const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
+    return toLeadTurn(key, kept, input.modelName);
+  };
+}
+
+/** Writes the run's opening user message (turn 0) and the previous turn's tool results. */
+async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInput): Promise<void> {
+  const writes: Array<{ key: string; message: HumanMessage | Awaited<ReturnType<typeof toolOutcomeMessage>> }> = [];
+  if (input.turn === 0 && input.message !== null) {
+    writes.push({
+      key: messageKeys.input(input.runId),
+      message: new HumanMessage({ content: input.message, additional_kwargs: { run_id: input.runId } }),
+    });
+  }
+  for (const outcome of input.toolOutcomes) {
+    writes.push({ key: messageKeys.tool(input.runId, outcome.toolCallId), message: await toolOutcomeMessage(outcome, deps.stores.results) });
+  }
+  for (const write of writes) {
+    const [message] = mapChatMessagesToStoredMessages([write.message]);
+    if (message === undefined) continue;
+    await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key: write.key, message });
+  }
+}
+
+function listSubagents(deps: ActivityDeps, input: LeadModelStepInput): ListedSubagent[] {
+  return input.catalog.flatMap((entry) => {
+    const def = resolveSubagent(entry.name, deps.config);
+    return def ? [{ name: def.name, description: def.description, builtin: def.source === 'builtin' }] : [];
+  });
+}
+
+/** Gives the message and every tool call a stable id derived from the run and turn when the provider sent none. */
+function normalizeAiMessage(response: AIMessage, input: LeadModelStepInput): AIMessage {
+  const toolCalls = (response.tool_calls ?? []).map((call, i) => ({ ...call, id: call.id || `call_${input.runId}_${input.turn}_${i}` }));
+  return new AIMessage({
+    content: response.content,
+    id: response.id ?? `lead_${input.runId}_${input.turn}`,
+    tool_calls: toolCalls,
+    invalid_tool_calls: response.invalid_tool_calls,
+    usage_metadata: response.usage_metadata,
+    response_metadata: response.response_metadata,
+    additional_kwargs: response.additional_kwargs,
+  });
+}
+
+function toAiMessage(stored: StoredMessage): AIMessage {
+  const message = mapStoredMessageToChatMessage(stored);
+  if (!AIMessage.isInstance(message)) throw new Error(`Stored lead message is a ${message.getType()} message, not an AI message`);
+  return message;
+}
+
+const ARG_BRIEF_MAX_CHARS = 2000;
+
+/** Bounds every argument value so workflow history holds briefs, never whole payloads. */
+function briefToolCall(call: { id?: string; name: string; args: Record<string, unknown> }): ToolCall {
+  let truncated = false;
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(call.args)) {
+    const serialized = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
+    if (serialized.length > ARG_BRIEF_MAX_CHARS) {
+      truncated = true;
+      args[name] = boundText(serialized, ARG_BRIEF_MAX_CHARS);
+    } else {
+      args[name] = value;
+    }
+  }
+  return { id: call.id ?? '', name: call.name, args, argsTruncated: truncated };
+}
+
+function toLeadTurn(key: string, ai: AIMessage, modelName: string): LeadModelTurn {
+  const text = messageText(ai.content);
+  const finish = ai.response_metadata?.finish_reason;
+  return {
+    messageRef: key,
+    contentBrief: boundText(text),
+    contentSha256: sha256Hex(text),
+    toolCalls: (ai.tool_calls ?? []).map(briefToolCall),
+    finishReason: typeof finish === 'string' ? finish : null,
+    usage: usageOfMessage(ai),
+    modelName,
+  };
+}

@@ -1,0 +1,136 @@
+import { AIMessage, HumanMessage, mapStoredMessageToChatMessage, type BaseMessage } from '@langchain/core/messages';
+import { GraphRecursionError } from '@langchain/langgraph';
+import { createAgent } from 'langchain';
+import {
+  boundText,
+  TaskToolArgsSchema,
+  type SubagentExecutionResult,
+  type SubagentTaskInput,
+  type TokenUsage,
+} from '../contracts';
+import { resolveSubagent, resolveSubagentModelName, type SubagentDefinition } from '../registry';
+import { messageKeys } from '../store';
+import { createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
+import type { ActivityDeps } from './activity-deps';
+import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
+import { extractFinalResult, lastAssistantText } from './final-result';
+import { StepEventBuffer } from './step-event-buffer';
+import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step-capture';
+import { usageOfMessages } from './usage-from-messages';
+
+/** Graph steps per model turn of a bare agent: `model_request` then `tools`. */
+const GRAPH_STEPS_PER_TURN = 2;
+
+type Outcome = Pick<SubagentExecutionResult, 'status' | 'stopReason' | 'error'> & { resultText: string | null };
+
+/** Builds the `runSubagent` activity. */
+export function createRunSubagent(deps: ActivityDeps) {
+  return async function runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
+    const def = resolveSubagent(input.subagentType, deps.config);
+    const prompt = await loadTaskPrompt(deps, input);
+    if (def === null || prompt === null) {
+      const error = def === null ? `Unknown subagent type '${input.subagentType}'` : `Task call ${input.taskId} not found in turn ${input.turn}`;
+      return finish(deps, input, input.parentModel, { status: 'failed', stopReason: null, error, resultText: null }, null, 0);
+    }
+    const modelName = resolveSubagentModelName(def, input.parentModel, deps.config);
+    const events = new StepEventBuffer(deps.stores.events, input);
+    await events.start(modelName);
+
+    let messages: readonly BaseMessage[] = [];
+    let steps = 0;
+    const progress = () => ({ steps, usage: usageOfMessages(messages) });
+    try {
+      const outcome = await withHeartbeats(async (signal) => {
+        const agent = buildAgent(deps, input, def, modelName, prompt);
+        const cursor = newStepCursor();
+        try {
+          const stream = await agent.stream(
+            { messages: [new HumanMessage(prompt)] },
+            { streamMode: 'values', recursionLimit: input.maxTurns * GRAPH_STEPS_PER_TURN, signal },
+          );
+          for await (const chunk of stream) {
+            messages = chunk.messages;
+            for (const message of captureNewStepMessages(messages, cursor)) {
+              steps += 1;
+              await events.add(buildSubagentStep(message, input.taskId, steps), usageOfMessages(messages));
+            }
+          }
+        } catch (err) {
+          rethrowIfCancelled(signal);
+          if (err instanceof GraphRecursionError) return turnCapped(messages, input.maxTurns);
+          throw err;
+        }
+        rethrowIfCancelled(signal);
+        return { status: 'completed', stopReason: null, error: null, resultText: extractFinalResult(messages) } satisfies Outcome;
+      }, progress);
+      return await finish(deps, input, modelName, outcome, usageOfMessages(messages), steps);
+    } catch (err) {
+      if (isCancelledFailure(err)) throw err;
+      const error = err instanceof Error ? err.message : String(err);
+      return finish(deps, input, modelName, { status: 'failed', stopReason: null, error, resultText: null }, usageOfMessages(messages), steps);
+    } finally {
+      await events.flush();
+    }
+  };
+}
+
+function isCancelledFailure(err: unknown): boolean {
+  return err instanceof Error && err.name === 'CancelledFailure';
+}
+
+/** SPEC §2.6 step 9: a partial answer survives a turn cap, otherwise the task failed. */
+function turnCapped(messages: readonly BaseMessage[], maxTurns: number): Outcome {
+  const partial = lastAssistantText(messages);
+  return partial
+    ? { status: 'completed', stopReason: 'turn_capped', error: null, resultText: partial }
+    : { status: 'failed', stopReason: 'turn_capped', error: `Reached max_turns=${maxTurns}`, resultText: null };
+}
+
+async function loadTaskPrompt(deps: ActivityDeps, input: SubagentTaskInput): Promise<string | null> {
+  const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
+  const message = stored ? mapStoredMessageToChatMessage(stored) : null;
+  const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
+  const call = calls.find((c) => c.id === input.taskId);
+  if (call === undefined) return null;
+  const args = TaskToolArgsSchema.safeParse(call.args);
+  return args.success ? args.data.prompt : null;
+}
+
+function buildAgent(deps: ActivityDeps, input: SubagentTaskInput, def: SubagentDefinition, modelName: string, prompt: string) {
+  const workspace = new ThreadWorkspace(deps.config.store.data_dir, input.threadId);
+  const tools = createWorkspaceTools({ workspace, sandbox: deps.config.sandbox }).filter(
+    (t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name),
+  );
+  return createAgent({
+    model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt }),
+    tools,
+    systemPrompt: def.systemPrompt,
+    name: def.name,
+  });
+}
+
+async function finish(
+  deps: ActivityDeps,
+  input: SubagentTaskInput,
+  modelName: string,
+  outcome: Outcome,
+  usage: TokenUsage | null,
+  steps: number,
+): Promise<SubagentExecutionResult> {
+  const text = outcome.resultText;
+  const resultRef =
+    text === null ? null : await deps.stores.results.putResult({ runId: input.runId, taskId: input.taskId, attempt: input.attempt, text });
+  return {
+    taskId: input.taskId,
+    attempt: input.attempt,
+    status: outcome.status,
+    stopReason: outcome.stopReason,
+    resultBrief: text === null ? null : boundText(text),
+    resultSha256: text === null ? null : sha256Hex(text),
+    resultRef,
+    error: outcome.error === null ? null : boundText(outcome.error),
+    modelName,
+    usage,
+    steps,
+  };
+}

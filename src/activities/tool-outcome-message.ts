@@ -1,0 +1,52 @@
+import { ToolMessage } from '@langchain/core/messages';
+import type { ToolOutcome } from '../contracts';
+import type { TaskResultStore } from '../store';
+import { formatSubagentResultMessage, makeSubagentAdditionalKwargs } from '../tools';
+
+/** Appended to failed `task` calls so the model knows the run goes on (SPEC §3.6). */
+export const TASK_FAILURE_RECOVERY_HINT = 'Continue with available context, or choose an alternative tool.';
+
+/**
+ * The ToolMessage the lead sees for one tool call of its previous turn. Subagent outcomes carry
+ * the SPEC §3 text and structured metadata; the full result text is read from the store.
+ */
+export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResultStore): Promise<ToolMessage> {
+  if (outcome.kind === 'error') {
+    if (outcome.toolName !== 'task') {
+      return new ToolMessage({ content: `Error: ${outcome.error}`, tool_call_id: outcome.toolCallId, name: outcome.toolName, status: 'error' });
+    }
+    const { content } = formatSubagentResultMessage({ status: 'failed', error: outcome.error });
+    const sentence = /[.!?]$/.test(content) ? content : `${content}.`;
+    return new ToolMessage({
+      content: `${sentence} ${TASK_FAILURE_RECOVERY_HINT}`,
+      tool_call_id: outcome.toolCallId,
+      name: 'task',
+      status: 'error',
+      additional_kwargs: makeSubagentAdditionalKwargs('failed', { error: outcome.error }),
+    });
+  }
+  const task = outcome.task;
+  if (task.status === 'pending' || task.status === 'running') {
+    throw new Error(`Task ${task.taskId} is not terminal (${task.status})`);
+  }
+  const fullResult = task.resultRef ? ((await results.getResult(task.resultRef)) ?? task.resultBrief) : task.resultBrief;
+  const { content, metadataError } = formatSubagentResultMessage({
+    status: task.status,
+    result: fullResult,
+    error: task.error,
+    stopReason: task.stopReason,
+  });
+  return new ToolMessage({
+    content,
+    tool_call_id: outcome.toolCallId,
+    name: 'task',
+    status: task.status === 'completed' ? 'success' : 'error',
+    additional_kwargs: makeSubagentAdditionalKwargs(task.status, {
+      result: fullResult,
+      error: metadataError,
+      stopReason: task.stopReason,
+      modelName: task.modelName,
+      tokenUsage: task.usage,
+    }),
+  });
+}

@@ -1,0 +1,31 @@
+import { AIMessage, type BaseMessage } from '@langchain/core/messages';
+import { addUsage, type TokenUsage } from '../contracts';
+
+/**
+ * Usage of one AI message, or null when the provider reported none. A response whose counts are
+ * all zero counts as unreported (SPEC §5): usage is never synthesized.
+ */
+export function usageOfMessage(message: AIMessage): TokenUsage | null {
+  const meta = message.usage_metadata;
+  if (!meta) return null;
+  const input = Math.max(0, meta.input_tokens ?? 0);
+  const output = Math.max(0, meta.output_tokens ?? 0);
+  const total = (meta.total_tokens ?? 0) > 0 ? meta.total_tokens : input + output;
+  if (total <= 0) return null;
+  return { input_tokens: input, output_tokens: output, total_tokens: total };
+}
+
+/** Cumulative usage over the AI messages of a conversation (each counted once), or null. */
+export function usageOfMessages(messages: readonly BaseMessage[]): TokenUsage | null {
+  const seen = new Set<string>();
+  let usage: TokenUsage | null = null;
+  for (const message of messages) {
+    if (!AIMessage.isInstance(message)) continue;
+    if (message.id) {
+      if (seen.has(message.id)) continue;
+      seen.add(message.id);
+    }
+    usage = addUsage(usage, usageOfMessage(message));
+  }
+  return usage;
+}

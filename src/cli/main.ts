@@ -1,0 +1,62 @@
+import type { LogLevel } from '@temporalio/worker';
+import { Command, Option } from 'commander';
+import { CliExit, loadCliConfig } from './load-cli-config';
+import { runCommand } from './run-command';
+import { startCommand } from './start-command';
+import { workerCommand } from './worker-command';
+import { installWorkerLogging } from '../worker/install-logging';
+
+function buildProgram(setExitCode: (code: number) => void): Command {
+  const program = new Command('deerflow')
+    .description('Durable lead-agent/subagent delegation on Temporal')
+    .showHelpAfterError();
+  const config = new Option('-c, --config <file>', 'config file (default: $DEERFLOW_CONFIG or ./config.yaml)');
+
+  program
+    .command('start')
+    .description('run the demo on the embedded Temporal dev server (or TEMPORAL_ADDRESS)')
+    .addOption(config)
+    .action(async (opts: { config?: string }) => setExitCode(await startCommand(loadCliConfig(opts.config))));
+
+  program
+    .command('run')
+    .description('start a lead run and wait for it')
+    .argument('<message>', 'the user message')
+    .addOption(config)
+    .option('--model <name>', 'configured model to use')
+    .option('--thread <id>', 'thread to continue (default: a new thread)')
+    .option('--user <id>', 'user id', 'default')
+    .option('--agent <name>', 'lead agent definition from config')
+    .option('--json', 'print one JSON object (see SCRIPTED_MODEL.md)', false)
+    .action(async (message: string, opts: { config?: string; model?: string; thread?: string; user?: string; agent?: string; json: boolean }) =>
+      setExitCode(await runCommand(loadCliConfig(opts.config), message, opts)),
+    );
+
+  program
+    .command('worker')
+    .description('run a long-lived worker (both task queues) against TEMPORAL_ADDRESS')
+    .addOption(config)
+    .action(async (opts: { config?: string }) => setExitCode(await workerCommand(loadCliConfig(opts.config))));
+  return program;
+}
+
+/** Runs the CLI with `argv` and resolves to the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let exitCode = 0;
+  installWorkerLogging((process.env.DEERFLOW_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) ?? 'WARN');
+  try {
+    await buildProgram((code) => (exitCode = code)).parseAsync([...argv]);
+    return exitCode;
+  } catch (err) {
+    if (err instanceof CliExit) {
+      process.stderr.write(`${err.message}\n`);
+      return err.exitCode;
+    }
+    process.stderr.write(`deerflow: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  void main(process.argv).then((code) => process.exit(code));
+}

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import type { AppConfig } from '../config';
+import type { LeadRunInput } from '../contracts';
+import { resolveCatalog } from '../registry';
+
+/** Hard ceiling of per-response `task` calls, whatever the config or request says. */
+export const MAX_CONCURRENT_CEILING = 64;
+/** Executions of one task when workers are lost mid-task. */
+export const DEFAULT_MAX_TASK_ATTEMPTS = 3;
+/** The lead agent used when a run names none and config defines no `default` agent. */
+export const DEFAULT_AGENT_NAME = 'default';
+const DEFAULT_LEAD_MAX_TURNS = 50;
+
+/** What a caller asks for when starting a lead run. */
+export const RunRequestSchema = z.strictObject({
+  message: z.string().trim().min(1, 'must not be empty'),
+  threadId: z.string().trim().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'may use letters, digits, _ . - only'),
+  runId: z.string().trim().min(1),
+  userId: z.string().trim().min(1).default('default'),
+  agentName: z.string().trim().min(1).optional(),
+  modelName: z.string().trim().min(1).optional(),
+  /** Per-response `task` limit requested for this run; never above the workers' `max_running`. */
+  maxConcurrent: z.number().int().min(1).optional(),
+  /** Per-run `task` limit requested for this run; clamped to 1..50. */
+  maxTotal: z.number().int().optional(),
+});
+export type RunRequest = z.input<typeof RunRequestSchema>;
+
+/**
+ * Resolves everything a run needs from the frozen config into the workflow input snapshot,
+ * so the workflow never reads mutable config.
+ * @throws Error naming the field when the request or the resolved model is invalid.
+ */
+export function buildLeadRunInput(config: AppConfig, rawRequest: RunRequest): LeadRunInput {
+  const request = RunRequestSchema.parse(rawRequest);
+  const agentName = request.agentName ?? DEFAULT_AGENT_NAME;
+  const agent = config.agents[agentName];
+  if (request.agentName !== undefined && agent === undefined) {
+    const known = Object.keys(config.agents).join(', ') || 'none';
+    throw new Error(`agent: "${agentName}" is not defined under \`agents\` in config.yaml (defined: ${known})`);
+  }
+  const modelName = request.modelName ?? agent?.model ?? config.default_model ?? config.models[0]?.name;
+  if (modelName === undefined) throw new Error('model: no chat model is configured (add one under `models` in config.yaml)');
+  if (!config.models.some((m) => m.name === modelName)) throw new Error(`model: "${modelName}" is not a configured model`);
+  const maxRunning = config.subagent_runtime.max_running;
+  const allowedSubagents = agent?.allowed_subagents ?? null;
+  return {
+    threadId: request.threadId,
+    runId: request.runId,
+    userId: request.userId,
+    agentName,
+    modelName,
+    message: request.message,
+    limits: {
+      maxConcurrent: Math.max(1, Math.min(request.maxConcurrent ?? maxRunning, maxRunning, MAX_CONCURRENT_CEILING)),
+      maxTotal: Math.max(1, Math.min(request.maxTotal ?? config.subagents.max_total_per_run, 50)),
+      maxLeadTurns: agent?.max_turns ?? DEFAULT_LEAD_MAX_TURNS,
+      queueTimeoutSeconds: config.subagent_runtime.queue_timeout_seconds,
+      maxTaskAttempts: DEFAULT_MAX_TASK_ATTEMPTS,
+    },
+    allowedSubagents,
+    catalog: resolveCatalog(config, allowedSubagents),
+  };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { AppConfig } from '../config';
+import {
+  boundText,
+  SA_AGENT,
+  SA_THREAD_ID,
+  SA_USER_ID,
+  WORKFLOW_TASK_QUEUE,
+  type LeadRunInput,
+  type LeadRunState,
+} from '../contracts';
+import { leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { buildLeadRunInput, type RunRequest } from './build-run-input';
+
+/** A started lead run. */
+export interface StartedRun {
+  readonly workflowId: string;
+  readonly runId: string;
+  readonly threadId: string;
+  readonly input: LeadRunInput;
+  readonly handle: WorkflowHandle;
+}
+
+export type StartRunRequest = Omit<RunRequest, 'runId' | 'threadId'> & { runId?: string; threadId?: string };
+
+/** Starts and inspects lead runs on a Temporal cluster. */
+export class DeerFlowClient {
+  constructor(
+    private readonly temporal: Client,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Starts a lead run; the config is snapshotted into the workflow input now. */
+  async startRun(request: StartRunRequest): Promise<StartedRun> {
+    const input = buildLeadRunInput(this.config, {
+      ...request,
+      runId: request.runId ?? `run_${randomUUID()}`,
+      threadId: request.threadId ?? `thread_${randomUUID()}`,
+    });
+    const workflowId = leadRunWorkflowId(input.threadId, input.runId);
+    const handle = await this.temporal.workflow.start('leadRunWorkflow', {
+      taskQueue: WORKFLOW_TASK_QUEUE,
+      workflowId,
+      args: [input],
+      staticSummary: boundText(`${input.agentName} for ${input.userId}: ${input.message.replace(/\s+/g, ' ')}`, 200),
+      typedSearchAttributes: [
+        { key: SA_THREAD_ID, value: input.threadId },
+        { key: SA_USER_ID, value: input.userId },
+        { key: SA_AGENT, value: input.agentName },
+      ],
+    });
+    return { workflowId, runId: input.runId, threadId: input.threadId, input, handle };
+  }
+
+  /** Live state of a run (works after it closed, too). */
+  async getState(workflowId: string): Promise<LeadRunState> {
+    return this.temporal.workflow.getHandle(workflowId).query(leadRunStateQuery);
+  }
+}

@@ -1,0 +1,69 @@
+import type { RunEvent } from '../../contracts';
+import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
+import type { SqliteDatabase } from './open-sqlite-database';
+
+interface Row {
+  seq: number;
+  run_id: string;
+  thread_id: string;
+  category: string;
+  event: string;
+  task_id: string | null;
+  created_at: string;
+  payload: string;
+}
+
+function toEvent(r: Row): RunEvent {
+  return {
+    seq: r.seq,
+    runId: r.run_id,
+    threadId: r.thread_id,
+    category: r.category,
+    event: r.event,
+    taskId: r.task_id,
+    createdAt: r.created_at,
+    payload: JSON.parse(r.payload) as unknown,
+  };
+}
+
+/** SQLite implementation of {@link RunEventStore}. */
+export class SqliteRunEventStore implements RunEventStore {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+    const insert = this.db.prepare(
+      `INSERT OR IGNORE INTO run_events (dedupe_key, run_id, thread_id, category, event, task_id, created_at, payload)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+    );
+    const write = this.db.transaction((batch: readonly NewRunEvent[]) =>
+      batch.flatMap((e) => {
+        const row = insert.get(
+          e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, new Date().toISOString(), JSON.stringify(e.payload),
+        ) as Row | undefined;
+        return row ? [toEvent(row)] : [];
+      }),
+    );
+    return write.immediate(events);
+  }
+
+  async listEvents(query: ListEventsQuery): Promise<RunEvent[]> {
+    const where = ['run_id = @runId', 'seq > @afterSeq'];
+    const params: Record<string, unknown> = {
+      runId: query.runId,
+      afterSeq: query.afterSeq ?? 0,
+      limit: query.limit ?? DEFAULT_LIST_EVENTS_LIMIT,
+    };
+    if (query.taskId !== undefined) {
+      where.push('task_id = @taskId');
+      params.taskId = query.taskId;
+    }
+    if (query.eventTypes !== undefined) {
+      where.push(`event IN (SELECT value FROM json_each(@eventTypes))`);
+      params.eventTypes = JSON.stringify(query.eventTypes);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM run_events WHERE ${where.join(' AND ')} ORDER BY seq LIMIT @limit`)
+      .all(params) as Row[];
+    return rows.map(toEvent);
+  }
+}

@@ -1,0 +1,20 @@
+import { taskResultRef, type TaskResultStore } from '../task-result-store';
+import type { SqliteDatabase } from './open-sqlite-database';
+
+/** SQLite implementation of {@link TaskResultStore}. */
+export class SqliteTaskResultStore implements TaskResultStore {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  async putResult(entry: { runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
+    const ref = taskResultRef(entry.runId, entry.taskId, entry.attempt);
+    this.db
+      .prepare('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)')
+      .run(ref, entry.runId, entry.taskId, entry.attempt, entry.text);
+    return ref;
+  }
+
+  async getResult(ref: string): Promise<string | null> {
+    const row = this.db.prepare('SELECT text FROM task_results WHERE ref = ?').get(ref) as { text: string } | undefined;
+    return row?.text ?? null;
+  }
+}

@@ -1,0 +1,48 @@
+import type { StoredMessage } from '@langchain/core/messages';
+import type { ThreadMessageRecord, ThreadMessageStore } from '../thread-message-store';
+import type { SqliteDatabase } from './open-sqlite-database';
+
+interface Row {
+  thread_id: string;
+  run_id: string;
+  key: string;
+  message: string;
+}
+
+/** SQLite implementation of {@link ThreadMessageStore}. */
+export class SqliteThreadMessageStore implements ThreadMessageStore {
+  constructor(private readonly db: SqliteDatabase) {}
+
+  async putMessageIfAbsent(record: ThreadMessageRecord): Promise<{ inserted: boolean }> {
+    const info = this.db
+      .prepare('INSERT OR IGNORE INTO thread_messages (thread_id, run_id, key, message) VALUES (?, ?, ?, ?)')
+      .run(record.threadId, record.runId, record.key, JSON.stringify(record.message));
+    return { inserted: info.changes === 1 };
+  }
+
+  async replaceMessage(threadId: string, key: string, message: StoredMessage): Promise<void> {
+    const info = this.db
+      .prepare('UPDATE thread_messages SET message = ? WHERE thread_id = ? AND key = ?')
+      .run(JSON.stringify(message), threadId, key);
+    if (info.changes !== 1) throw new Error(`No message ${key} in thread ${threadId} to replace`);
+  }
+
+  async getMessage(threadId: string, key: string): Promise<StoredMessage | null> {
+    const row = this.db
+      .prepare('SELECT message FROM thread_messages WHERE thread_id = ? AND key = ?')
+      .get(threadId, key) as Pick<Row, 'message'> | undefined;
+    return row ? (JSON.parse(row.message) as StoredMessage) : null;
+  }
+
+  async listMessages(threadId: string): Promise<ThreadMessageRecord[]> {
+    const rows = this.db
+      .prepare('SELECT thread_id, run_id, key, message FROM thread_messages WHERE thread_id = ? ORDER BY seq')
+      .all(threadId) as Row[];
+    return rows.map((r) => ({
+      threadId: r.thread_id,
+      runId: r.run_id,
+      key: r.key,
+      message: JSON.parse(r.message) as StoredMessage,
+    }));
+  }
+}

@@ -1,0 +1,80 @@
+import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { createLeadActivities, createSubagentActivities } from '../activities';
+import type { LoadedConfig } from '../config';
+import { SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
+import { createChatModel, findModelConfig } from '../models';
+import type { Stores } from '../store';
+
+let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
+
+/** The workflow bundle, built once per process (bundling takes seconds). */
+export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
+  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietBundlerLogger });
+  return bundle;
+}
+
+const quietBundlerLogger = {
+  log: () => undefined,
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+};
+
+export interface CreateWorkersOptions {
+  readonly connection: NativeConnection;
+  readonly namespace: string;
+  readonly loaded: LoadedConfig;
+  readonly stores: Stores;
+  /** Clock for prompt dates; tests pin it. */
+  readonly now?: () => Date;
+}
+
+/** The two workers of one process: workflows and lead activities, and the subagent slots. */
+export interface DeerflowWorkers {
+  readonly workflow: Worker;
+  readonly subagents: Worker;
+  /** Runs both until `shutdown()` (or a fatal error). */
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/**
+ * Creates the workers of one process. The subagent worker runs at most
+ * `subagent_runtime.max_running` activities at once: that is this process's subagent capacity.
+ */
+export async function createWorkers(options: CreateWorkersOptions): Promise<DeerflowWorkers> {
+  const { config, dir } = options.loaded;
+  const deps = {
+    config,
+    stores: options.stores,
+    now: options.now,
+    createModel: (modelName: string, role: Parameters<typeof createChatModel>[1]['role']) =>
+      createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role }),
+  };
+  const workflow = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: WORKFLOW_TASK_QUEUE,
+    workflowBundle: await workflowBundle(),
+    activities: createLeadActivities(deps),
+  });
+  const subagents = await Worker.create({
+    connection: options.connection,
+    namespace: options.namespace,
+    taskQueue: SUBAGENT_TASK_QUEUE,
+    activities: createSubagentActivities(deps),
+    maxConcurrentActivityTaskExecutions: config.subagent_runtime.max_running,
+  });
+  return {
+    workflow,
+    subagents,
+    run: async () => {
+      await Promise.all([workflow.run(), subagents.run()]);
+    },
+    shutdown: () => {
+      for (const worker of [workflow, subagents]) if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+  };
+}

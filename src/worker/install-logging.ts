@@ -1,0 +1,17 @@
+import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
+
+let installed = false;
+
+/**
+ * Routes the Temporal worker runtime's logs to stderr at `level` (default WARN, so CLI output stays
+ * readable). Must run before the first worker or native connection is created; later calls are no-ops.
+ */
+export function installWorkerLogging(level: LogLevel = 'WARN'): void {
+  if (installed) return;
+  installed = true;
+  Runtime.install({
+    logger: new DefaultLogger(level, (entry) => {
+      process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
+    }),
+  });
+}

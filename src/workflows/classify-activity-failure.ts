@@ -1,0 +1,13 @@
+import { ActivityFailure, CancelledFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
+import type { ExecutionOutcome } from './task-outcome';
+
+/** Turns what a failed `runSubagent` call threw into an {@link ExecutionOutcome}. */
+export function classifyActivityFailure(err: unknown): ExecutionOutcome {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  if (cause instanceof TimeoutFailure && cause.timeoutType !== undefined) {
+    return { kind: 'timeout', timeoutType: cause.timeoutType };
+  }
+  if (cause instanceof CancelledFailure || isCancellation(err)) return { kind: 'cancelled' };
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return { kind: 'error', message: message || 'Subagent execution failed' };
+}

@@ -1,0 +1,2 @@
+// The workflow bundle entry point: export workflow functions only.
+export { leadRunWorkflow } from './lead-run-workflow';

@@ -1,0 +1,214 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  setHandler,
+  upsertSearchAttributes,
+  type ActivityOptions,
+} from '@temporalio/workflow';
+import type { LeadActivities, SubagentActivities } from '../activities/activity-types';
+import {
+  addUsage,
+  boundText,
+  LeadRunInputSchema,
+  SA_RUN_STATUS,
+  SA_STOP_REASONS,
+  SA_SUBAGENTS,
+  SUBAGENT_TASK_QUEUE,
+  TASK_TOOL_NAME,
+  type CatalogEntry,
+  type LeadRunInput,
+  type LeadRunState,
+  type TaskState,
+  type ToolCall,
+  type ToolOutcome,
+} from '../contracts';
+import { classifyActivityFailure } from './classify-activity-failure';
+import { leadRunStateQuery } from './lead-run-messages';
+import { decideTaskOutcome, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
+import { validateTaskCall } from './validate-task-call';
+
+/** A dead worker's lease on a subagent expires after this long without a heartbeat. */
+const SUBAGENT_HEARTBEAT_TIMEOUT = '30 seconds';
+
+const lead = proxyActivities<LeadActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: ['ConfigurationError'] },
+});
+
+const subagents = proxyActivities<SubagentActivities>({
+  taskQueue: SUBAGENT_TASK_QUEUE,
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: SUBAGENT_HEARTBEAT_TIMEOUT,
+  // Attempts are decided by workflow code from the outcome (see decideTaskOutcome), never blindly.
+  retry: { maximumAttempts: 1 },
+});
+
+/**
+ * One lead run: model step, then every `task` call of that step as a parallel `runSubagent`
+ * activity, then the next model step with the outcomes, until the model answers without tool
+ * calls. History carries ids, statuses, usage and bounded briefs; transcripts stay in the store.
+ */
+export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunState> {
+  const parsed = LeadRunInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    throw ApplicationFailure.nonRetryable(`Invalid lead run input: ${problems}`, 'InvalidInput');
+  }
+  const input = parsed.data;
+  const state: LeadRunState = {
+    runId: input.runId,
+    threadId: input.threadId,
+    status: 'running',
+    turn: 0,
+    tasks: [],
+    strippedTaskCalls: 0,
+    stopReason: null,
+    leadUsage: null,
+    finalMessageRef: null,
+    finalMessageBrief: null,
+    error: null,
+  };
+  setHandler(leadRunStateQuery, () => state);
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
+
+  try {
+    await runLoop(input, state);
+  } catch (err) {
+    state.status = isCancellation(err) ? 'cancelled' : 'failed';
+    state.error = err instanceof Error ? err.message : String(err);
+    upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
+    throw err;
+  }
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
+  return state;
+}
+
+async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> {
+  let toolOutcomes: ToolOutcome[] = [];
+  for (let turn = 0; turn < input.limits.maxLeadTurns; turn++) {
+    state.turn = turn;
+    const step = await lead.leadModelStep({
+      threadId: input.threadId,
+      runId: input.runId,
+      userId: input.userId,
+      agentName: input.agentName,
+      modelName: input.modelName,
+      turn,
+      message: turn === 0 ? input.message : null,
+      toolOutcomes,
+      limits: input.limits,
+      catalog: input.catalog,
+    });
+    state.leadUsage = addUsage(state.leadUsage, step.usage);
+    if (step.toolCalls.length === 0) {
+      state.status = 'completed';
+      state.finalMessageRef = step.messageRef;
+      state.finalMessageBrief = step.contentBrief;
+      return;
+    }
+    toolOutcomes = await Promise.all(step.toolCalls.map((call) => handleToolCall(input, state, call, turn)));
+  }
+  state.status = 'failed';
+  state.stopReason = 'turn_capped';
+  state.error = `Lead reached max_turns=${input.limits.maxLeadTurns} without a final answer`;
+}
+
+async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: ToolCall, turn: number): Promise<ToolOutcome> {
+  if (call.name !== TASK_TOOL_NAME) {
+    return { kind: 'error', toolCallId: call.id, toolName: call.name, error: `Unknown tool '${call.name}'. Available: ${TASK_TOOL_NAME}` };
+  }
+  const check = validateTaskCall(call, input.catalog);
+  if (!check.ok) return { kind: 'error', toolCallId: call.id, toolName: call.name, error: check.error };
+  const task: TaskState = {
+    taskId: call.id,
+    turn,
+    subagent: check.subagent.name,
+    description: check.description,
+    status: 'pending',
+    stopReason: null,
+    modelName: null,
+    usage: null,
+    resultBrief: null,
+    resultSha256: null,
+    resultRef: null,
+    error: null,
+    attempts: 0,
+  };
+  state.tasks.push(task);
+  const decision = await runTask(input, task, check.subagent);
+  applyDecision(task, decision);
+  // The terminal event must be written even when the run is being cancelled.
+  await CancellationScope.nonCancellable(() =>
+    lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task }),
+  );
+  upsertSearchAttributes([
+    { key: SA_SUBAGENTS, value: unique(state.tasks.map((t) => t.subagent)) },
+    { key: SA_STOP_REASONS, value: unique(state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
+  ]);
+  return { kind: 'subagent', toolCallId: call.id, task };
+}
+
+async function runTask(input: LeadRunInput, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
+  for (let attempt = 1; ; attempt++) {
+    task.attempts = attempt;
+    task.status = 'running';
+    const outcome = await executeOnce(input, task, subagent, attempt);
+    const decision = decideTaskOutcome(outcome, {
+      attempt,
+      maxAttempts: input.limits.maxTaskAttempts,
+      timeoutSeconds: subagent.timeoutSeconds,
+      queueTimeoutSeconds: input.limits.queueTimeoutSeconds,
+    });
+    if (decision.kind === 'terminal') return decision;
+  }
+}
+
+async function executeOnce(input: LeadRunInput, task: TaskState, subagent: CatalogEntry, attempt: number): Promise<ExecutionOutcome> {
+  const options: ActivityOptions = {
+    taskQueue: SUBAGENT_TASK_QUEUE,
+    activityId: attempt === 1 ? task.taskId : `${task.taskId}#${attempt}`,
+    summary: boundText(`${subagent.name}: ${task.description}`, 200),
+    scheduleToStartTimeout: input.limits.queueTimeoutSeconds * 1000,
+    startToCloseTimeout: subagent.timeoutSeconds * 1000,
+    heartbeatTimeout: SUBAGENT_HEARTBEAT_TIMEOUT,
+    retry: { maximumAttempts: 1 },
+  };
+  try {
+    const result = await subagents.runSubagent.executeWithOptions(options, [
+      {
+        threadId: input.threadId,
+        runId: input.runId,
+        userId: input.userId,
+        taskId: task.taskId,
+        turn: task.turn,
+        attempt,
+        subagentType: subagent.name,
+        description: task.description,
+        parentModel: input.modelName,
+        maxTurns: subagent.maxTurns,
+      },
+    ]);
+    return { kind: 'result', result };
+  } catch (err) {
+    return classifyActivityFailure(err);
+  }
+}
+
+function applyDecision(task: TaskState, decision: TerminalDecision): void {
+  const result = decision.result;
+  task.status = decision.status;
+  task.stopReason = decision.stopReason;
+  task.error = decision.error;
+  task.modelName = result?.modelName ?? null;
+  task.usage = result?.usage ?? null;
+  task.resultBrief = result?.resultBrief ?? null;
+  task.resultSha256 = result?.resultSha256 ?? null;
+  task.resultRef = result?.resultRef ?? null;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,65 @@
+import type { StopReason, SubagentExecutionResult, WireStatus } from '../contracts';
+
+/** How one `runSubagent` execution ended, as the workflow observed it. */
+export type ExecutionOutcome =
+  | { readonly kind: 'result'; readonly result: SubagentExecutionResult }
+  | { readonly kind: 'timeout'; readonly timeoutType: 'START_TO_CLOSE' | 'SCHEDULE_TO_START' | 'HEARTBEAT' | 'SCHEDULE_TO_CLOSE' }
+  | { readonly kind: 'cancelled' }
+  | { readonly kind: 'error'; readonly message: string };
+
+export interface TerminalDecision {
+  readonly kind: 'terminal';
+  readonly status: WireStatus;
+  readonly stopReason: StopReason | null;
+  readonly error: string | null;
+  readonly result: SubagentExecutionResult | null;
+}
+
+export type TaskDecision = { readonly kind: 'retry' } | TerminalDecision;
+
+export interface DecisionContext {
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly timeoutSeconds: number;
+  readonly queueTimeoutSeconds: number;
+}
+
+function terminal(status: WireStatus, error: string | null, result: SubagentExecutionResult | null = null): TerminalDecision {
+  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result };
+}
+
+/**
+ * Decides what an execution outcome means for the task (pure; the workflow applies it).
+ * Only a lost worker (heartbeat timeout) is retried, within the attempt budget: a model or tool
+ * failure is a real result, and a start-to-close timeout is the task's execution cap.
+ */
+export function decideTaskOutcome(outcome: ExecutionOutcome, ctx: DecisionContext): TaskDecision {
+  switch (outcome.kind) {
+    case 'result':
+      return terminal(outcome.result.status, outcome.result.error, outcome.result);
+    case 'cancelled':
+      return terminal('cancelled', null);
+    case 'error':
+      return terminal('failed', outcome.message);
+    case 'timeout':
+      switch (outcome.timeoutType) {
+        case 'START_TO_CLOSE':
+        case 'SCHEDULE_TO_CLOSE':
+          return terminal('timed_out', `Execution timed out after ${ctx.timeoutSeconds} seconds`);
+        case 'SCHEDULE_TO_START':
+          return terminal('failed', `Timed out after ${ctx.queueTimeoutSeconds}s waiting for a subagent execution slot`);
+        case 'HEARTBEAT':
+          return ctx.attempt < ctx.maxAttempts
+            ? { kind: 'retry' }
+            : terminal('failed', `Subagent worker stopped responding (heartbeat timeout) on all ${ctx.maxAttempts} attempts`);
+        default: {
+          const unreachable: never = outcome.timeoutType;
+          throw new Error(`unknown timeout type ${String(unreachable)}`);
+        }
+      }
+    default: {
+      const unreachable: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
