@@ -1,0 +1,43 @@
+/** Workspace-confined tools for subagents: path mapping, errors and the langchain tools. */
+export {
+  ThreadWorkspace,
+  VIRTUAL_ROOT,
+  VIRTUAL_WORKSPACE,
+  WORKSPACE_FOLDERS,
+  isValidThreadId,
+} from './thread-workspace';
+export type { WorkspaceFolder } from './thread-workspace';
+export {
+  WorkspacePathError,
+  WorkspaceToolError,
+  hasWorkspaceErrorCode,
+  isWorkspacePathError,
+  isWorkspaceToolError,
+  toWorkspaceToolError,
+} from './errors';
+export type { WorkspacePathErrorCode, WorkspaceToolErrorCode } from './errors';
+export { WORKSPACE_TOOL_NAMES, createWorkspaceTools } from './workspace-tools';
+export type { CreateWorkspaceToolsOptions, WorkspaceSandboxOptions, WorkspaceToolName } from './workspace-tools';
+export { createBashTool } from './bash-tool';
+export type { BashToolOptions } from './bash-tool';
+export {
+  LS_MAX_ENTRIES,
+  createLsTool,
+  createReadFileTool,
+  createStrReplaceTool,
+  createWriteFileTool,
+} from './file-tools';
+export type { FileToolOptions } from './file-tools';
+export { HeadTailBuffer, capHeadTail } from './output-cap';
+export { runShellCommand } from './run-command';
+export type { RunShellCommandOptions, RunShellCommandResult } from './run-command';
+export {
+  SUBAGENT_KWARGS,
+  formatSubagentResultMessage,
+  makeSubagentAdditionalKwargs,
+  normalizeTokenUsage,
+  sha256Hex,
+} from './task-result-message';
+export type { SubagentOutcomeText } from './task-result-message';
+export { taskToolSpec } from './task-tool-spec';
+export type { FunctionToolSpec } from './task-tool-spec';
