@@ -4,4 +4,5 @@ module.exports = {
   roots: ['<rootDir>/tests'],
   transform: { '^.+\\.tsx?$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true }] },
   testTimeout: 120_000,
+  setupFiles: ['<rootDir>/tests/support/setup-logging.ts'],
 };

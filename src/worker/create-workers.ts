@@ -1,4 +1,4 @@
-import { bundleWorkflowCode, NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createLeadActivities, createSubagentActivities } from '../activities';
 import type { LoadedConfig } from '../config';
 import { SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';

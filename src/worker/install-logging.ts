@@ -11,6 +11,8 @@ export function installWorkerLogging(level: LogLevel = 'WARN'): void {
   installed = true;
   Runtime.install({
     logger: new DefaultLogger(level, (entry) => {
+      // The subagent worker serves activities only by design; its "no workflows" notice is noise.
+      if (entry.message.startsWith('No workflows registered')) return;
       process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
     }),
   });

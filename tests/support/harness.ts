@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { stringify } from 'yaml';
+import { DeerFlowClient, type StartRunRequest } from '../../src/client';
+import { loadConfig, type LoadedConfig } from '../../src/config';
+import type { LeadRunState } from '../../src/contracts';
+import { openStores, type Stores } from '../../src/store';
+import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
+
+/** Name of the scripted model every harness config defines. */
+export const SCRIPTED_MODEL = 'scripted';
+
+export interface Harness {
+  readonly loaded: LoadedConfig;
+  readonly stores: Stores;
+  readonly client: DeerFlowClient;
+  readonly dir: string;
+  /** Starts a run and waits until its workflow closes; returns the final state (also for failed runs). */
+  run(request: StartRunRequest): Promise<{ state: LeadRunState; workflowId: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Real workers on a real dev server, with a scripted model playing `scenario` and a fresh SQLite
+ * store in a temp folder. `config` is merged into a minimal config.yaml.
+ */
+export async function startHarness(
+  env: TestWorkflowEnvironment,
+  scenario: Record<string, unknown>,
+  config: Record<string, unknown> = {},
+): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), 'deerflow-test-'));
+  writeFileSync(join(dir, 'scenario.yaml'), stringify(scenario));
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    stringify({
+      models: [{ name: SCRIPTED_MODEL, provider: 'scripted', script: './scenario.yaml' }],
+      default_model: SCRIPTED_MODEL,
+      sandbox: { allow_host_bash: true },
+      ...config,
+    }),
+  );
+  const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
+  const stores = openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+  const workers: DeerflowWorkers = await createWorkers({
+    connection: env.nativeConnection,
+    namespace: env.namespace ?? 'default',
+    loaded,
+    stores,
+  });
+  const running = workers.run();
+  const client = new DeerFlowClient(env.client, loaded.config);
+  return {
+    loaded,
+    stores,
+    client,
+    dir,
+    async run(request) {
+      const started = await client.startRun(request);
+      await started.handle.result().catch(() => undefined);
+      return { state: await client.getState(started.workflowId), workflowId: started.workflowId };
+    },
+    async close() {
+      workers.shutdown();
+      await running;
+      await stores.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

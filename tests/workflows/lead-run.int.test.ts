@@ -1,0 +1,157 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { RunJsonOutputSchema } from '../../src/contracts';
+import { buildRunReport } from '../../src/cli/run-report';
+import { createTestEnv } from '../support/temporal-env';
+import { startHarness, type Harness } from '../support/harness';
+
+let env: TestWorkflowEnvironment;
+let harness: Harness | null = null;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+}, 60_000);
+
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+const twoParallelTasks = {
+  lead: [
+    {
+      tool_calls: [
+        { name: 'task', args: { description: 'Count files', prompt: 'Alpha: write two files and count them', subagent_type: 'general-purpose' } },
+        { name: 'task', args: { description: 'Print host', prompt: 'Beta: print the kernel name', subagent_type: 'bash' } },
+      ],
+      usage: { input_tokens: 120, output_tokens: 40 },
+    },
+    { content: 'Alpha counted 2 files; Beta printed the kernel.', usage: { input_tokens: 300, output_tokens: 20 } },
+  ],
+  subagents: [
+    {
+      match: 'Alpha',
+      turns: [
+        { tool_calls: [{ name: 'bash', args: { command: 'echo a > a.txt && echo b > b.txt && ls *.txt | wc -l' } }], usage: { input_tokens: 50, output_tokens: 10 } },
+        { content: 'There are 2 files [r1 bash]', usage: { input_tokens: 70, output_tokens: 5, total_tokens: 80 } },
+      ],
+    },
+    {
+      match: 'Beta',
+      turns: [{ tool_calls: [{ name: 'bash', args: { command: 'uname -s' } }] }, { content: 'Kernel printed [r1 bash]' }],
+    },
+  ],
+};
+
+test('two task calls in one response run in parallel as subagent activities and both complete', async () => {
+  harness = await startHarness(env, twoParallelTasks);
+  const { state, workflowId } = await harness.run({ message: 'count and print', threadId: 'thread-parallel', runId: 'run-1' });
+  const report = await buildRunReport(harness.stores, state, workflowId);
+
+  expect(RunJsonOutputSchema.parse(report)).toEqual(report);
+  expect(report.status).toBe('completed');
+  expect(report.final_message).toBe('Alpha counted 2 files; Beta printed the kernel.');
+  const [alpha, beta] = report.tasks;
+  expect(alpha).toMatchObject({
+    subagent: 'general-purpose',
+    status: 'completed',
+    model: 'scripted',
+    result: 'There are 2 files [r1 bash]',
+    error: null,
+    stop_reason: null,
+    attempts: 1,
+    // 50+10 from the first turn, then the script's explicit total of 80.
+    token_usage: { input_tokens: 120, output_tokens: 15, total_tokens: 140 },
+  });
+  expect(beta).toMatchObject({ subagent: 'bash', status: 'completed', result: 'Kernel printed [r1 bash]', token_usage: null });
+  expect(report.events).toEqual({ 'subagent.start': 2, 'subagent.step': 6, 'subagent.end': 2 });
+
+  // The bash tool really ran in the thread's workspace.
+  const workspace = join(harness.loaded.config.store.data_dir, 'threads', 'thread-parallel', 'user-data', 'workspace');
+  expect(readFileSync(join(workspace, 'a.txt'), 'utf8')).toBe('a\n');
+  expect(existsSync(join(workspace, 'b.txt'))).toBe(true);
+
+  // Both subagents were scheduled before either finished: they ran in parallel.
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const kinds = (history.events ?? []).flatMap((e) => {
+    if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent') return ['scheduled'];
+    if (e.activityTaskCompletedEventAttributes && e.activityTaskCompletedEventAttributes.scheduledEventId) {
+      const scheduled = history.events?.find((s) => Number(s.eventId) === Number(e.activityTaskCompletedEventAttributes?.scheduledEventId));
+      return scheduled?.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent' ? ['completed'] : [];
+    }
+    return [];
+  });
+  expect(kinds.slice(0, 2)).toEqual(['scheduled', 'scheduled']);
+
+  // The lead's second model call saw both results as task ToolMessages carrying the §3 metadata.
+  const transcript = await harness.stores.messages.listMessages('thread-parallel');
+  const toolMessages = transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m));
+  expect(toolMessages.map((m) => m.content)).toEqual([
+    'Task Succeeded. Result: There are 2 files [r1 bash]',
+    'Task Succeeded. Result: Kernel printed [r1 bash]',
+  ]);
+  expect(toolMessages[0]?.additional_kwargs).toMatchObject({
+    subagent_status: 'completed',
+    subagent_result_brief: 'There are 2 files [r1 bash]',
+    subagent_model_name: 'scripted',
+    subagent_token_usage: { input_tokens: 120, output_tokens: 15, total_tokens: 140 },
+  });
+  expect(toolMessages[0]?.additional_kwargs['subagent_result_sha256']).toMatch(/^[0-9a-f]{64}$/);
+  expect(toolMessages[1]?.additional_kwargs).not.toHaveProperty('subagent_token_usage');
+});
+
+test('a task call with missing or invalid arguments returns a failed tool message naming the field, and the run goes on', async () => {
+  harness = await startHarness(env, {
+    lead: [
+      {
+        tool_calls: [
+          { name: 'task', args: { description: 'No prompt', subagent_type: 'general-purpose' } },
+          { name: 'task', args: { description: 'Bad type', prompt: 'do it', subagent_type: 'wizard' } },
+          { name: 'task', args: { description: 'Wrong type', prompt: 42, subagent_type: 'general-purpose' } },
+        ],
+      },
+      { content: 'I will do it myself.' },
+    ],
+  });
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-invalid', runId: 'run-1' });
+  const report = await buildRunReport(harness.stores, state, workflowId);
+  expect(report.status).toBe('completed');
+  expect(report.final_message).toBe('I will do it myself.');
+  expect(report.tasks).toEqual([]);
+  expect(report.events).toEqual({});
+
+  const transcript = await harness.stores.messages.listMessages('thread-invalid');
+  const tools = transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m));
+  expect(tools).toHaveLength(3);
+  expect(tools[0]?.content).toContain('prompt: is required');
+  expect(tools[1]?.content).toContain("Unknown subagent type 'wizard'. Available: general-purpose, bash");
+  expect(tools[2]?.content).toContain('prompt: must be a string');
+  for (const tool of tools) {
+    expect(tool.status).toBe('error');
+    expect(tool.additional_kwargs['subagent_status']).toBe('failed');
+    expect(String(tool.content)).toMatch(/^Task failed\. Error: .*Continue with available context, or choose an alternative tool\.$/);
+  }
+});
+
+test('a provider error inside a subagent fails that task with the provider message', async () => {
+  harness = await startHarness(env, {
+    lead: [
+      { tool_calls: [{ name: 'task', args: { description: 'Flaky', prompt: 'Gamma', subagent_type: 'general-purpose' } }] },
+      { content: 'The subagent failed.' },
+    ],
+    subagents: [{ match: 'Gamma', turns: [{ error: '503 upstream unavailable' }] }],
+  });
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-error', runId: 'run-1' });
+  const report = await buildRunReport(harness.stores, state, workflowId);
+  expect(report.status).toBe('completed');
+  expect(report.tasks).toEqual([
+    expect.objectContaining({ status: 'failed', error: '503 upstream unavailable', result: null, token_usage: null, attempts: 1 }),
+  ]);
+  expect(report.events['subagent.end']).toBe(1);
+});
