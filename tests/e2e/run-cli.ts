@@ -1,0 +1,33 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+
+export interface CliResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+const BIN = join(__dirname, '..', '..', 'bin', 'deerflow.js');
+
+/** Runs the real `deerflow` command in a child process (no TEMPORAL_ADDRESS: embedded server). */
+export function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, ...options.env };
+    delete env.TEMPORAL_ADDRESS;
+    delete env.DEERFLOW_CONFIG;
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd, env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`deerflow ${args.join(' ')} timed out\nstdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, options.timeoutMs ?? 90_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
