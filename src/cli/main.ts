@@ -1,10 +1,9 @@
-import type { LogLevel } from '@temporalio/worker';
 import { Command, Option } from 'commander';
 import { CliExit, loadCliConfig } from './load-cli-config';
 import { runCommand } from './run-command';
 import { startCommand } from './start-command';
 import { workerCommand } from './worker-command';
-import { installWorkerLogging } from '../worker/install-logging';
+import { installWorkerLogging, logLevelFromEnv } from '../worker/install-logging';
 
 function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('deerflow')
@@ -43,7 +42,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 /** Runs the CLI with `argv` and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
-  installWorkerLogging((process.env.DEERFLOW_LOG_LEVEL?.toUpperCase() as LogLevel | undefined) ?? 'WARN');
+  installWorkerLogging(logLevelFromEnv());
   try {
     await buildProgram((code) => (exitCode = code)).parseAsync([...argv]);
     return exitCode;

@@ -1,10 +1,74 @@
-export * from './status';
-export * from './usage';
-export * from './bounded-text';
-export * from './tool-args';
-export * from './messages';
-export * from './workflow-io';
-export * from './events';
-export * from './search-attributes';
-export * from './task-queues';
-export * from './cli-output';
+/**
+ * Wire contracts: zod schemas, their types and constants shared by workflows, activities, clients
+ * and the CLI. Nothing here imports other project folders, so workflow code may import it.
+ */
+export {
+  SubagentStatus,
+  WIRE_STATUSES,
+  WireStatusSchema,
+  STOP_REASONS,
+  StopReasonSchema,
+  RUN_STOP_REASONS,
+  RunStopReasonSchema,
+  RUN_STATUSES,
+  RunStatusSchema,
+  STOP_REASON_LABELS,
+  isTerminalStatus,
+} from './status';
+export type { WireStatus, StopReason, RunStopReason, RunStatus } from './status';
+export { TokenUsageSchema, addUsage } from './usage';
+export type { TokenUsage } from './usage';
+export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
+export { TaskToolArgsSchema, TASK_TOOL_NAME } from './tool-args';
+export type { TaskToolArgs } from './tool-args';
+export { ToolCallSchema, LeadModelTurnSchema } from './messages';
+export type { ToolCall, LeadModelTurn } from './messages';
+export {
+  CatalogEntrySchema,
+  RunLimitsSchema,
+  LeadRunInputSchema,
+  SubagentTaskInputSchema,
+  SubagentExecutionResultSchema,
+  TaskPhaseSchema,
+  TaskStateSchema,
+  ToolOutcomeSchema,
+  LeadModelStepInputSchema,
+  TaskEndEventInputSchema,
+  LeadRunStateSchema,
+} from './workflow-io';
+export type {
+  CatalogEntry,
+  RunLimits,
+  LeadRunInput,
+  SubagentTaskInput,
+  SubagentExecutionResult,
+  TaskPhase,
+  TaskState,
+  ToolOutcome,
+  LeadModelStepInput,
+  TaskEndEventInput,
+  LeadRunState,
+} from './workflow-io';
+export {
+  SUBAGENT_EVENT_CATEGORY,
+  SUBAGENT_EVENTS,
+  SubagentEventNameSchema,
+  SUBAGENT_STEP_MAX_CHARS,
+  StepToolCallSchema,
+  SubagentStepPayloadSchema,
+  SubagentStartPayloadSchema,
+  SubagentEndPayloadSchema,
+} from './events';
+export type { SubagentEventName, SubagentStepPayload, SubagentStartPayload, SubagentEndPayload, RunEvent } from './events';
+export {
+  SA_THREAD_ID,
+  SA_USER_ID,
+  SA_AGENT,
+  SA_RUN_STATUS,
+  SA_STOP_REASONS,
+  SA_SUBAGENTS,
+  CUSTOM_SEARCH_ATTRIBUTES,
+} from './search-attributes';
+export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
+export { RunJsonTaskSchema, RunJsonOutputSchema } from './cli-output';
+export type { RunJsonTask, RunJsonOutput } from './cli-output';

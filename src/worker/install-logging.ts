@@ -2,6 +2,14 @@ import { DefaultLogger, Runtime, type LogLevel } from '@temporalio/worker';
 
 let installed = false;
 
+const LOG_LEVELS: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+
+/** The worker log level named by `DEERFLOW_LOG_LEVEL` (case-insensitive), else WARN. */
+export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel {
+  const wanted = env.DEERFLOW_LOG_LEVEL?.trim().toUpperCase();
+  return LOG_LEVELS.find((level) => level === wanted) ?? 'WARN';
+}
+
 /**
  * Routes the Temporal worker runtime's logs to stderr at `level` (default WARN, so CLI output stays
  * readable). Must run before the first worker or native connection is created; later calls are no-ops.

@@ -3,6 +3,7 @@ import {
   CancellationScope,
   isCancellation,
   proxyActivities,
+  setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
   type ActivityOptions,
@@ -26,6 +27,7 @@ import {
 } from '../contracts';
 import { classifyActivityFailure } from './classify-activity-failure';
 import { leadRunStateQuery } from './lead-run-messages';
+import { progressDetails } from './progress-details';
 import { decideTaskOutcome, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
 import { validateTaskCall } from './validate-task-call';
 
@@ -83,6 +85,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     throw err;
   }
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
+  setCurrentDetails(progressDetails(state));
   return state;
 }
 
@@ -90,6 +93,7 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
   let toolOutcomes: ToolOutcome[] = [];
   for (let turn = 0; turn < input.limits.maxLeadTurns; turn++) {
     state.turn = turn;
+    setCurrentDetails(progressDetails(state));
     const step = await lead.leadModelStep({
       threadId: input.threadId,
       runId: input.runId,
@@ -138,8 +142,9 @@ async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: To
     attempts: 0,
   };
   state.tasks.push(task);
-  const decision = await runTask(input, task, check.subagent);
+  const decision = await runTask(input, state, task, check.subagent);
   applyDecision(task, decision);
+  setCurrentDetails(progressDetails(state));
   // The terminal event must be written even when the run is being cancelled.
   await CancellationScope.nonCancellable(() =>
     lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task }),
@@ -151,10 +156,11 @@ async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: To
   return { kind: 'subagent', toolCallId: call.id, task };
 }
 
-async function runTask(input: LeadRunInput, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
+async function runTask(input: LeadRunInput, state: LeadRunState, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
   for (let attempt = 1; ; attempt++) {
     task.attempts = attempt;
     task.status = 'running';
+    setCurrentDetails(progressDetails(state));
     const outcome = await executeOnce(input, task, subagent, attempt);
     const decision = decideTaskOutcome(outcome, {
       attempt,

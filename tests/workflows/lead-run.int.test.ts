@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { RunJsonOutputSchema } from '../../src/contracts';
+import { RunJsonOutputSchema, SA_RUN_STATUS, SA_SUBAGENTS, SA_THREAD_ID } from '../../src/contracts';
 import { buildRunReport } from '../../src/cli/run-report';
 import { createTestEnv } from '../support/temporal-env';
 import { startHarness, type Harness } from '../support/harness';
@@ -88,6 +88,13 @@ test('two task calls in one response run in parallel as subagent activities and 
     return [];
   });
   expect(kinds.slice(0, 2)).toEqual(['scheduled', 'scheduled']);
+
+  // Temporal Web can filter and show the run by our search attributes and summary.
+  const description = await env.client.workflow.getHandle(workflowId).describe();
+  expect(description.typedSearchAttributes.get(SA_RUN_STATUS)).toBe('completed');
+  expect(description.typedSearchAttributes.get(SA_THREAD_ID)).toBe('thread-parallel');
+  expect([...(description.typedSearchAttributes.get(SA_SUBAGENTS) ?? [])].sort()).toEqual(['bash', 'general-purpose']);
+  expect(await description.staticSummary()).toBe('default for default: count and print');
 
   // The lead's second model call saw both results as task ToolMessages carrying the §3 metadata.
   const transcript = await harness.stores.messages.listMessages('thread-parallel');
