@@ -8,8 +8,27 @@ import { z } from 'zod';
 const posInt = z.number().int().min(1);
 const name = z.string().trim().min(1);
 
+/**
+ * `when` option for a cross-field check: run it whenever the fields it reads parsed cleanly. By default
+ * zod skips object-level checks as soon as any field of the object has a problem, so a config with a
+ * typo elsewhere would hide e.g. a duplicate model name until the typo is fixed.
+ */
+function whenFieldsValid(...fields: string[]): (payload: z.core.ParsePayload) => boolean {
+  return (payload) =>
+    typeof payload.value === 'object' &&
+    payload.value !== null &&
+    payload.issues.every((issue) => {
+      const first = issue.path?.[0];
+      // Unknown keys leave every known field intact; any other root-level issue means "not an object".
+      if (first === undefined) return issue.code === 'unrecognized_keys';
+      return typeof first !== 'string' || !fields.includes(first);
+    });
+}
+
+/** Chat-model providers a `models[]` entry may use. */
 export const MODEL_PROVIDERS = ['openai', 'anthropic', 'ollama', 'scripted'] as const;
 
+/** One `models[]` entry: a named chat model. */
 export const ModelConfigSchema = z
   .strictObject({
     /** Name agents and runs refer to. */
@@ -39,7 +58,7 @@ export const ModelConfigSchema = z
     if (m.provider === 'scripted' && m.model) {
       ctx.addIssue({ code: 'custom', path: ['model'], message: 'is not used by provider "scripted"' });
     }
-  });
+  }, { when: whenFieldsValid('provider', 'model', 'script') });
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
 /** Generic token budget (SPEC §6.2). */
@@ -55,9 +74,11 @@ export const TokenBudgetConfigSchema = z
   .refine((b) => b.hard_stop_threshold >= b.warn_threshold, {
     path: ['hard_stop_threshold'],
     message: 'must be >= warn_threshold',
+    when: whenFieldsValid('warn_threshold', 'hard_stop_threshold'),
   });
 export type TokenBudgetConfig = z.infer<typeof TokenBudgetConfigSchema>;
 
+/** Per-subagent overrides (`subagents.agents.<name>`, SPEC §1.3); null = not overridden. */
 export const SubagentOverrideSchema = z.strictObject({
   timeout_seconds: posInt.nullable().default(null),
   max_turns: posInt.nullable().default(null),
@@ -67,8 +88,10 @@ export const SubagentOverrideSchema = z.strictObject({
 });
 export type SubagentOverride = z.infer<typeof SubagentOverrideSchema>;
 
+/** Tools a custom subagent may never use unless its `disallowed_tools` says otherwise. */
 export const DEFAULT_DISALLOWED_TOOLS = ['task', 'ask_clarification', 'present_files'] as const;
 
+/** A subagent defined in config (`subagents.custom_agents.<name>`, SPEC §1.3). */
 export const CustomSubagentSchema = z.strictObject({
   description: name,
   system_prompt: name,
@@ -81,6 +104,7 @@ export const CustomSubagentSchema = z.strictObject({
 });
 export type CustomSubagent = z.infer<typeof CustomSubagentSchema>;
 
+/** The `subagents` section (SPEC §1.3). */
 export const SubagentsConfigSchema = z.strictObject({
   timeout_seconds: posInt.default(1800),
   max_turns: posInt.nullable().default(null),
@@ -103,7 +127,11 @@ export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
 
 const ToolFreqOverrideSchema = z
   .strictObject({ warn: posInt, hard_limit: posInt })
-  .refine((o) => o.hard_limit >= o.warn, { path: ['hard_limit'], message: 'must be >= warn' });
+  .refine((o) => o.hard_limit >= o.warn, {
+    path: ['hard_limit'],
+    message: 'must be >= warn',
+    when: whenFieldsValid('warn', 'hard_limit'),
+  });
 
 /** Loop detection (SPEC §6.3). */
 export const LoopDetectionConfigSchema = z
@@ -117,10 +145,15 @@ export const LoopDetectionConfigSchema = z
     tool_freq_hard_limit: posInt.default(50),
     tool_freq_overrides: z.record(name, ToolFreqOverrideSchema).default({}),
   })
-  .refine((c) => c.hard_limit >= c.warn_threshold, { path: ['hard_limit'], message: 'must be >= warn_threshold' })
+  .refine((c) => c.hard_limit >= c.warn_threshold, {
+    path: ['hard_limit'],
+    message: 'must be >= warn_threshold',
+    when: whenFieldsValid('warn_threshold', 'hard_limit'),
+  })
   .refine((c) => c.tool_freq_hard_limit >= c.tool_freq_warn, {
     path: ['tool_freq_hard_limit'],
     message: 'must be >= tool_freq_warn',
+    when: whenFieldsValid('tool_freq_warn', 'tool_freq_hard_limit'),
   });
 export type LoopDetectionConfig = z.infer<typeof LoopDetectionConfigSchema>;
 
@@ -131,14 +164,16 @@ export const SummarizationConfigSchema = z.strictObject({
   model: name.nullable().default(null),
   trigger: z
     .strictObject({ tokens: posInt.optional(), messages: posInt.optional() })
-    .default({ tokens: 100_000 }),
-  keep: z.strictObject({ messages: posInt }).default({ messages: 20 }),
+    .default(() => ({ tokens: 100_000 })),
+  keep: z.strictObject({ messages: posInt }).default(() => ({ messages: 20 })),
 });
 export type SummarizationConfig = z.infer<typeof SummarizationConfigSchema>;
 
+/** Tool-receipt verification of subagent reports (SPEC Appendix C.4). */
 export const VerificationConfigSchema = z.strictObject({
   receipts_enabled: z.boolean().default(true),
 });
+export type VerificationConfig = z.infer<typeof VerificationConfigSchema>;
 
 /** A lead agent definition (`agents.<name>`). */
 export const LeadAgentSchema = z.strictObject({
@@ -151,18 +186,24 @@ export const LeadAgentSchema = z.strictObject({
 });
 export type LeadAgent = z.infer<typeof LeadAgentSchema>;
 
+/** Where runs, events and workspaces are stored. */
 export const StoreConfigSchema = z.strictObject({
   /** Folder for the SQLite database and per-thread workspaces. */
   data_dir: name.default('.deerflow'),
   /** `postgres://...`; when set (or DATABASE_URL is), PostgreSQL replaces SQLite. */
   postgres_url: name.nullable().default(null),
 });
+export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 
+/** Which Temporal cluster to use. */
 export const TemporalConfigSchema = z.strictObject({
   /** `host:port` of a Temporal frontend; null = start the embedded dev server. */
   address: name.nullable().default(null),
   namespace: name.default('default'),
+  /** Base URL of the cluster's Temporal Web UI, used for run links; the embedded server's is known. */
+  ui_url: z.url().nullable().default(null),
 });
+export type TemporalConfig = z.infer<typeof TemporalConfigSchema>;
 
 /** Host tool execution (the local "sandbox" is the per-thread workspace folder). */
 export const SandboxConfigSchema = z.strictObject({
@@ -171,32 +212,38 @@ export const SandboxConfigSchema = z.strictObject({
   bash_timeout_seconds: z.number().int().min(1).max(3600).default(120),
   max_output_chars: z.number().int().min(1000).max(1_000_000).default(20_000),
 });
+export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 
+/** The whole config.yaml. */
 export const AppConfigSchema = z
   .strictObject({
     models: z.array(ModelConfigSchema).default([]),
     default_model: name.nullable().default(null),
-    token_budget: TokenBudgetConfigSchema.default(TokenBudgetConfigSchema.parse({})),
-    subagents: SubagentsConfigSchema.default(SubagentsConfigSchema.parse({})),
-    subagent_runtime: SubagentRuntimeConfigSchema.default(SubagentRuntimeConfigSchema.parse({})),
-    loop_detection: LoopDetectionConfigSchema.default(LoopDetectionConfigSchema.parse({})),
-    summarization: SummarizationConfigSchema.default(SummarizationConfigSchema.parse({})),
-    verification: VerificationConfigSchema.default({ receipts_enabled: true }),
+    token_budget: TokenBudgetConfigSchema.default(() => TokenBudgetConfigSchema.parse({})),
+    subagents: SubagentsConfigSchema.default(() => SubagentsConfigSchema.parse({})),
+    subagent_runtime: SubagentRuntimeConfigSchema.default(() => SubagentRuntimeConfigSchema.parse({})),
+    loop_detection: LoopDetectionConfigSchema.default(() => LoopDetectionConfigSchema.parse({})),
+    summarization: SummarizationConfigSchema.default(() => SummarizationConfigSchema.parse({})),
+    verification: VerificationConfigSchema.default(() => VerificationConfigSchema.parse({})),
     agents: z.record(name, LeadAgentSchema).default({}),
-    store: StoreConfigSchema.default(StoreConfigSchema.parse({})),
-    temporal: TemporalConfigSchema.default(TemporalConfigSchema.parse({})),
-    sandbox: SandboxConfigSchema.default(SandboxConfigSchema.parse({})),
+    store: StoreConfigSchema.default(() => StoreConfigSchema.parse({})),
+    temporal: TemporalConfigSchema.default(() => TemporalConfigSchema.parse({})),
+    sandbox: SandboxConfigSchema.default(() => SandboxConfigSchema.parse({})),
   })
-  .superRefine((c, ctx) => {
-    const names = new Set<string>();
-    c.models.forEach((m, i) => {
-      if (names.has(m.name)) ctx.addIssue({ code: 'custom', path: ['models', i, 'name'], message: `duplicate model name "${m.name}"` });
-      names.add(m.name);
-    });
-    if (c.default_model !== null && !names.has(c.default_model)) {
-      ctx.addIssue({ code: 'custom', path: ['default_model'], message: `"${c.default_model}" is not a configured model` });
-    }
-  });
+  .superRefine(
+    (c, ctx) => {
+      const names = new Set<string>();
+      c.models.forEach((m, i) => {
+        if (names.has(m.name)) ctx.addIssue({ code: 'custom', path: ['models', i, 'name'], message: `duplicate model name "${m.name}"` });
+        names.add(m.name);
+      });
+      if (c.default_model !== null && !names.has(c.default_model)) {
+        const known = names.size === 0 ? 'no models are configured' : `configured: ${[...names].join(', ')}`;
+        ctx.addIssue({ code: 'custom', path: ['default_model'], message: `"${c.default_model}" is not a configured model (${known})` });
+      }
+    },
+    { when: whenFieldsValid('models', 'default_model') },
+  );
 
 /** Raw shape before parsing (what YAML may contain). */
 export type AppConfigInput = z.input<typeof AppConfigSchema>;

@@ -1,0 +1,55 @@
+/**
+ * config.yaml: lookup, parsing, validation and the frozen {@link AppConfig} snapshot everything else
+ * receives.
+ */
+export {
+  CONFIG_PATH_ENV,
+  DEFAULT_CONFIG_FILE,
+  ENV_OVERRIDES,
+  loadConfig,
+  parseConfigText,
+  resolveConfigPath,
+  resolveFromConfigDir,
+} from './load-config';
+export type { LoadConfigOptions, LoadedConfig, ResolveConfigPathOptions } from './load-config';
+
+export { CONFIG_ERROR_CODES, ConfigError, formatConfigError, isConfigError } from './config-error';
+export type { ConfigErrorCode, ConfigErrorOptions } from './config-error';
+
+export { configErrorMap, formatKeyPath, issuesToProblems } from './issue-messages';
+
+export {
+  AppConfigSchema,
+  CustomSubagentSchema,
+  DEFAULT_DISALLOWED_TOOLS,
+  LeadAgentSchema,
+  LoopDetectionConfigSchema,
+  MODEL_PROVIDERS,
+  ModelConfigSchema,
+  SandboxConfigSchema,
+  StoreConfigSchema,
+  SubagentOverrideSchema,
+  SubagentRuntimeConfigSchema,
+  SubagentsConfigSchema,
+  SummarizationConfigSchema,
+  TemporalConfigSchema,
+  TokenBudgetConfigSchema,
+  VerificationConfigSchema,
+} from './schema';
+export type {
+  AppConfig,
+  AppConfigInput,
+  CustomSubagent,
+  LeadAgent,
+  LoopDetectionConfig,
+  ModelConfig,
+  SandboxConfig,
+  StoreConfig,
+  SubagentOverride,
+  SubagentRuntimeConfig,
+  SubagentsConfig,
+  SummarizationConfig,
+  TemporalConfig,
+  TokenBudgetConfig,
+  VerificationConfig,
+} from './schema';
