@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppConfig } from '../config';
 import type { LeadRunInput } from '../contracts';
 import { resolveCatalog } from '../registry';
+import { isValidThreadId } from '../tools';
 
 /** Hard ceiling of per-response `task` calls, whatever the config or request says. */
 export const MAX_CONCURRENT_CEILING = 64;
@@ -14,7 +15,8 @@ const DEFAULT_LEAD_MAX_TURNS = 50;
 /** What a caller asks for when starting a lead run. */
 export const RunRequestSchema = z.strictObject({
   message: z.string().trim().min(1, 'must not be empty'),
-  threadId: z.string().trim().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'may use letters, digits, _ . - only'),
+  // The thread id names the thread's workspace folder, so it must satisfy the workspace's rule.
+  threadId: z.string().refine(isValidThreadId, 'must be 1-128 characters: letters, digits, _ . - (starting with a letter or digit)'),
   runId: z.string().trim().min(1),
   userId: z.string().trim().min(1).default('default'),
   agentName: z.string().trim().min(1).optional(),

@@ -39,8 +39,9 @@ function listing(subagents: readonly ListedSubagent[]): string {
  * of 1 every parallel and multi-batch element is left out.
  */
 export function buildSubagentRoutingSection(options: RoutingSectionOptions): string {
-  const n = options.maxConcurrent;
-  const total = options.maxTotal;
+  // Clamped like the limit logic, so the prompt can never advertise what the run does not enforce.
+  const n = Math.max(1, Math.min(options.maxConcurrent, 64));
+  const total = Math.max(1, Math.min(options.maxTotal, 50));
   const parallel = n > 1;
   const bash = options.subagents.some((s) => s.name === 'bash');
   const parts: string[] = [

@@ -111,7 +111,7 @@ describe('createChatModel', () => {
       const m = createChatModel(cfg({ name: 'l', provider: 'ollama', model: 'x', base_url: `http://127.0.0.1:${port}`, timeout_seconds: 1 }), opts());
       const started = Date.now();
       await expect(m.invoke([new HumanMessage('hi')])).rejects.toMatchObject({ name: 'TimeoutError' });
-      expect(Date.now() - started).toBeLessThan(3000);
+      expect(Date.now() - started).toBeLessThan(10_000);
     } finally {
       hung.closeAllConnections();
       hung.close();
