@@ -1,0 +1,98 @@
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../contracts/search-attributes';
+import { startCliDevServer } from './cli-dev-server';
+import { pickFreePorts } from './free-port';
+import { dialableHost } from './host-address';
+import { resolveTemporalCli } from './resolve-temporal-cli';
+import type { SearchAttributeDefinition } from './search-attribute-flags';
+import { startSdkDevServer } from './sdk-dev-server';
+
+/** Options of {@link startDevServer}; everything is optional. */
+export interface DevServerOptions {
+  /** `temporal` CLI binary; defaults to {@link resolveTemporalCli}. */
+  readonly cliPath?: string;
+  /** Interface to bind. Default `127.0.0.1`. */
+  readonly ip?: string;
+  /** gRPC frontend port. Default: a free port. */
+  readonly port?: number;
+  /** Web UI port. Default: a free port. */
+  readonly uiPort?: number;
+  /** Namespace created at start. Default `default`. */
+  readonly namespace?: string;
+  /** SQLite file to persist state across restarts. Default: in memory. */
+  readonly dbFilename?: string;
+  /** Custom search attributes to register. Default: the project's `CUSTOM_SEARCH_ATTRIBUTES`. */
+  readonly searchAttributes?: readonly SearchAttributeDefinition[];
+  /** Receives each line the server prints. Default: discarded. */
+  readonly log?: (line: string) => void;
+  /** How long to wait for the server to answer. Default 30 000 ms. */
+  readonly startTimeoutMs?: number;
+}
+
+/** A running Temporal dev server. */
+export interface DevServer {
+  /** gRPC frontend address for clients and workers, e.g. `127.0.0.1:7233`. */
+  readonly address: string;
+  /** Web UI base URL, e.g. `http://127.0.0.1:8233`. */
+  readonly uiUrl: string;
+  readonly namespace: string;
+  /** Process id of the server, or null when the Temporal SDK manages the process (downloaded CLI). */
+  readonly pid: number | null;
+  /** Stops the server and waits until it is gone. Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Everything {@link startDevServer} needs, with defaults applied and ports chosen. */
+export interface DevServerSettings {
+  readonly ip: string;
+  readonly host: string;
+  readonly port: number;
+  readonly uiPort: number;
+  readonly namespace: string;
+  readonly dbFilename: string | undefined;
+  readonly searchAttributes: readonly SearchAttributeDefinition[];
+  readonly log: (line: string) => void;
+  readonly startTimeoutMs: number;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+
+/**
+ * Starts a local Temporal dev server (SQLite, Web UI, our search attributes registered) and resolves
+ * once its frontend, namespace, search attributes and UI all answer.
+ *
+ * Uses `opts.cliPath`, else the CLI found by {@link resolveTemporalCli}; when none is found locally the
+ * Temporal SDK downloads one (needs internet).
+ *
+ * @throws Error with the server's last output lines when it exits early or is not ready in time.
+ */
+export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
+  const settings = await settingsFrom(opts);
+  const cliPath = opts.cliPath ?? resolveTemporalCli().path;
+  return cliPath === null ? startSdkDevServer(settings) : startCliDevServer(cliPath, settings);
+}
+
+async function settingsFrom(opts: DevServerOptions): Promise<DevServerSettings> {
+  const ip = opts.ip ?? '127.0.0.1';
+  const host = dialableHost(ip);
+  const [port, uiPort] = await choosePorts(host, opts.port, opts.uiPort);
+  return {
+    ip,
+    host,
+    port,
+    uiPort,
+    namespace: opts.namespace ?? 'default',
+    dbFilename: opts.dbFilename,
+    searchAttributes: opts.searchAttributes ?? CUSTOM_SEARCH_ATTRIBUTES,
+    log: opts.log ?? (() => undefined),
+    startTimeoutMs: opts.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
+  };
+}
+
+async function choosePorts(host: string, port?: number, uiPort?: number): Promise<[number, number]> {
+  const free = await pickFreePorts(2, host);
+  const chosenPort = port ?? free[0];
+  // The second free port may coincide with an explicitly requested frontend port.
+  const chosenUiPort = uiPort ?? free.find((candidate) => candidate !== chosenPort);
+  if (chosenPort === undefined || chosenUiPort === undefined) throw new Error('Could not find free ports');
+  return [chosenPort, chosenUiPort];
+}

@@ -1,0 +1,128 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Connection } from '@temporalio/client';
+import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../../src/contracts/search-attributes';
+import { resolveTemporalCli, startDevServer, type DevServer } from '../../../src/devserver';
+
+function portOf(address: string): number {
+  return Number(address.slice(address.lastIndexOf(':') + 1));
+}
+
+function httpGetStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      })
+      .on('error', reject);
+  });
+}
+
+function acceptsTcp(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: '127.0.0.1', port });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+describe('startDevServer (real temporal CLI)', () => {
+  const cli = resolveTemporalCli();
+  let server: DevServer | undefined;
+  let connection: Connection | undefined;
+  let dataDir: string;
+
+  beforeAll(() => {
+    if (cli.path === null) throw new Error('No temporal CLI found: run `npm run temporal:install`');
+    dataDir = mkdtempSync(path.join(os.tmpdir(), 'dev-server-test-'));
+  });
+
+  afterAll(async () => {
+    await connection?.close();
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts from the resolved binary and answers on the returned address', async () => {
+    const dbFilename = path.join(dataDir, 'temporal.sqlite');
+    server = await startDevServer({ cliPath: cli.path ?? undefined, namespace: 'deerflow-test', dbFilename });
+    expect(server.address).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(server.uiUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(server.namespace).toBe('deerflow-test');
+    expect(server.pid).toEqual(expect.any(Number));
+    expect(existsSync(dbFilename)).toBe(true);
+
+    connection = await Connection.connect({ address: server.address });
+    const info = await connection.workflowService.getSystemInfo({});
+    expect(info.serverVersion).toMatch(/^\d+\.\d+/);
+    const ns = await connection.workflowService.describeNamespace({ namespace: 'deerflow-test' });
+    expect(ns.namespaceInfo?.name).toBe('deerflow-test');
+  });
+
+  it('registers our custom search attributes with their types', async () => {
+    if (connection === undefined) throw new Error('server did not start');
+    const listed = await connection.operatorService.listSearchAttributes({ namespace: 'deerflow-test' });
+    const custom = listed.customAttributes;
+    for (const { name, type } of CUSTOM_SEARCH_ATTRIBUTES) {
+      const expectedType = encodeSearchAttributeIndexedValueType(type);
+      expect(expectedType).toEqual(expect.any(Number));
+      expect({ name, type: custom[name] }).toEqual({ name, type: expectedType });
+    }
+  });
+
+  it('serves the Web UI on uiUrl', async () => {
+    if (server === undefined) throw new Error('server did not start');
+    const status = await httpGetStatus(server.uiUrl);
+    expect(status).toBeGreaterThanOrEqual(200);
+    expect(status).toBeLessThan(400);
+  });
+
+  it('stop() ends the process, closes the ports, and is idempotent', async () => {
+    if (server === undefined || server.pid === null) throw new Error('server did not start');
+    await connection?.close();
+    connection = undefined;
+    const { pid, address, uiUrl } = server;
+    expect(isAlive(pid)).toBe(true);
+    expect(await acceptsTcp(portOf(address))).toBe(true);
+
+    await Promise.all([server.stop(), server.stop()]);
+    await server.stop();
+
+    expect(isAlive(pid)).toBe(false);
+    expect(await acceptsTcp(portOf(address))).toBe(false);
+    expect(await acceptsTcp(portOf(uiUrl))).toBe(false);
+  });
+
+  it('fails with the server output when the process exits early', async () => {
+    if (cli.path === null) throw new Error('No temporal CLI');
+    // Hangs up on anyone who connects, so the readiness probe cannot keep a socket open here.
+    const blocker = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    if (address === null || typeof address === 'string') throw new Error('no port');
+    try {
+      await expect(startDevServer({ cliPath: cli.path, port: address.port, startTimeoutMs: 15_000 })).rejects.toThrow(
+        /exited before it was ready[\s\S]*address already in use/,
+      );
+    } finally {
+      blocker.close();
+    }
+  });
+});

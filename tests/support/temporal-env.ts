@@ -1,0 +1,26 @@
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
+import { resolveTemporalCli, TEMPORAL_CLI_PATH_ENV } from '../../src/devserver';
+
+/**
+ * A fresh local Temporal dev server (in memory, our custom search attributes registered) for tests,
+ * started from the locally resolved `temporal` CLI. Call `teardown()` on it when done.
+ *
+ * @throws Error explaining how to install the CLI when none is found: tests never download it.
+ */
+export async function createTestEnv(): Promise<TestWorkflowEnvironment> {
+  const resolved = resolveTemporalCli();
+  if (resolved.path === null) {
+    throw new Error(
+      `No temporal CLI found for the test dev server. Run \`npm run temporal:install\`, ` +
+        `put \`temporal\` on PATH, or set ${TEMPORAL_CLI_PATH_ENV} to a temporal CLI binary.`,
+    );
+  }
+  return TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: resolved.path },
+      searchAttributes: [...CUSTOM_SEARCH_ATTRIBUTES],
+      ip: '127.0.0.1',
+    },
+  });
+}
