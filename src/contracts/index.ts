@@ -70,5 +70,6 @@ export {
   CUSTOM_SEARCH_ATTRIBUTES,
 } from './search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
+export { CONFIGURATION_ERROR_TYPE } from './failure-types';
 export { RunJsonTaskSchema, RunJsonOutputSchema } from './cli-output';
 export type { RunJsonTask, RunJsonOutput } from './cli-output';

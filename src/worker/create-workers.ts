@@ -1,8 +1,9 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createLeadActivities, createSubagentActivities } from '../activities';
 import type { LoadedConfig } from '../config';
-import { SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
-import { createChatModel, findModelConfig } from '../models';
+import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
+import { ApplicationFailure } from '@temporalio/common';
+import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
 
 let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
@@ -50,8 +51,17 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     config,
     stores: options.stores,
     now: options.now,
-    createModel: (modelName: string, role: Parameters<typeof createChatModel>[1]['role']) =>
-      createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role }),
+    createModel: (modelName: string, role: ModelRole) => {
+      try {
+        return createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role });
+      } catch (err) {
+        // A missing model, key or scenario will not fix itself: fail at once instead of retrying.
+        if (isModelError(err) && err.code !== ModelErrorCode.ScriptedProvider) {
+          throw ApplicationFailure.nonRetryable(err.message, CONFIGURATION_ERROR_TYPE);
+        }
+        throw err;
+      }
+    },
   };
   const workflow = await Worker.create({
     connection: options.connection,

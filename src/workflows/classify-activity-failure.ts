@@ -11,3 +11,9 @@ export function classifyActivityFailure(err: unknown): ExecutionOutcome {
   const message = cause instanceof Error ? cause.message : String(cause);
   return { kind: 'error', message: message || 'Subagent execution failed' };
 }
+
+/** The most specific message of a failure: the cause of an activity failure rather than its wrapper. */
+export function failureMessage(err: unknown): string {
+  const cause = err instanceof ActivityFailure && err.cause ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+}

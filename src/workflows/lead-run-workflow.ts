@@ -12,6 +12,7 @@ import type { LeadActivities, SubagentActivities } from '../activities/activity-
 import {
   addUsage,
   boundText,
+  CONFIGURATION_ERROR_TYPE,
   LeadRunInputSchema,
   SA_RUN_STATUS,
   SA_STOP_REASONS,
@@ -25,7 +26,7 @@ import {
   type ToolCall,
   type ToolOutcome,
 } from '../contracts';
-import { classifyActivityFailure } from './classify-activity-failure';
+import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
 import { leadRunStateQuery } from './lead-run-messages';
 import { progressDetails } from './progress-details';
 import { decideTaskOutcome, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
@@ -37,7 +38,7 @@ const SUBAGENT_HEARTBEAT_TIMEOUT = '30 seconds';
 const lead = proxyActivities<LeadActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: ['ConfigurationError'] },
+  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
 });
 
 const subagents = proxyActivities<SubagentActivities>({
@@ -80,7 +81,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     await runLoop(input, state);
   } catch (err) {
     state.status = isCancellation(err) ? 'cancelled' : 'failed';
-    state.error = err instanceof Error ? err.message : String(err);
+    state.error = failureMessage(err);
     upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
     throw err;
   }

@@ -162,3 +162,18 @@ test('a provider error inside a subagent fails that task with the provider messa
   ]);
   expect(report.events['subagent.end']).toBe(1);
 });
+
+test('a model that cannot be built fails the run at once with the reason (no blind retries)', async () => {
+  harness = await startHarness(env, { lead: [{ content: 'unused' }] }, {
+    models: [{ name: 'scripted', provider: 'scripted', script: './no-such-scenario.yaml' }],
+  });
+  const started = Date.now();
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-bad-model', runId: 'run-1' });
+  expect(state.status).toBe('failed');
+  expect(state.error).toContain('no-such-scenario.yaml');
+  // Retrying would back off 1+2+4+8 s; a configuration error is not retried.
+  expect(Date.now() - started).toBeLessThan(5_000);
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const failed = (history.events ?? []).find((e) => e.activityTaskFailedEventAttributes);
+  expect(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type).toBe('ConfigurationError');
+});
