@@ -15,7 +15,10 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .command('start')
     .description('run the demo on the embedded Temporal dev server (or TEMPORAL_ADDRESS)')
     .addOption(config)
-    .action(async (opts: { config?: string }) => setExitCode(await startCommand(loadCliConfig(opts.config))));
+    .option('--wait', 'keep the embedded server and Web UI running after the demo, until Ctrl-C', false)
+    .action(async (opts: { config?: string; wait: boolean }) =>
+      setExitCode(await startCommand(loadCliConfig(opts.config), { wait: opts.wait })),
+    );
 
   program
     .command('run')

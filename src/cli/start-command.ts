@@ -20,7 +20,7 @@ export function demoConfigPath(): string {
  * embedded dev server unless TEMPORAL_ADDRESS is set. Prints steps as they happen and the run's
  * Temporal Web link. Returns the exit code.
  */
-export async function startCommand(userConfig: LoadedConfig): Promise<number> {
+export async function startCommand(userConfig: LoadedConfig, options: { wait: boolean } = { wait: false }): Promise<number> {
   const loaded = userConfig.config.models.length > 0 ? userConfig : loadConfig({ path: demoConfigPath() });
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(loaded === userConfig ? `deerflow demo on your config (${loaded.path ?? 'defaults'})` : 'deerflow demo on the bundled scripted model');
@@ -35,8 +35,21 @@ export async function startCommand(userConfig: LoadedConfig): Promise<number> {
     if (runtime.uiUrl) {
       out(`Temporal Web: ${workflowUiUrl(runtime.uiUrl, runtime.namespace, run.started.workflowId, run.temporalRunId)}`);
     }
+    if (runtime.embedded && options.wait) {
+      out('The embedded Temporal server and its Web UI stay up until you press Ctrl-C.');
+      await untilInterrupted();
+    } else if (runtime.embedded) {
+      out('(The embedded server stops now; `npm start -- --wait` keeps it and the Web UI running.)');
+    }
     return report.status === 'completed' && done > 0 ? 0 : 1;
   } finally {
     await runtime.stop();
   }
+}
+
+function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
 }
