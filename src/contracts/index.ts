@@ -73,3 +73,11 @@ export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
 export { CONFIGURATION_ERROR_TYPE } from './failure-types';
 export { RunJsonTaskSchema, RunJsonOutputSchema } from './cli-output';
 export type { RunJsonTask, RunJsonOutput } from './cli-output';
+export {
+  AgentNameSchema,
+  ManagedSubagentInputSchema,
+  ManagedSubagentSchema,
+  ManagedLeadAgentInputSchema,
+  ManagedLeadAgentSchema,
+} from './agent-definitions';
+export type { ManagedSubagentInput, ManagedSubagent, ManagedLeadAgentInput, ManagedLeadAgent } from './agent-definitions';
