@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppConfig } from '../config';
-import type { LeadRunInput } from '../contracts';
-import { resolveCatalog } from '../registry';
+import type { LeadRunInput, ManagedLeadAgent, ManagedSubagent } from '../contracts';
+import { leadAgentNames, resolveCatalog, resolveLeadAgent } from '../registry';
 import { isValidThreadId } from '../tools';
 
 /** Hard ceiling of per-response `task` calls, whatever the config or request says. */
@@ -28,18 +28,31 @@ export const RunRequestSchema = z.strictObject({
 });
 export type RunRequest = z.input<typeof RunRequestSchema>;
 
+/** Agent definitions an administrator stored at run time, read once when a run starts. */
+export interface ManagedDefinitions {
+  readonly subagents: readonly ManagedSubagent[];
+  readonly leadAgents: readonly ManagedLeadAgent[];
+}
+
+const NO_MANAGED_DEFINITIONS: ManagedDefinitions = { subagents: [], leadAgents: [] };
+
 /**
- * Resolves everything a run needs from the frozen config into the workflow input snapshot,
- * so the workflow never reads mutable config.
+ * Resolves everything a run needs from the frozen config and the stored definitions into the
+ * workflow input snapshot (limits, model, catalog, caller policy), so the workflow never reads
+ * mutable configuration afterwards.
  * @throws Error naming the field when the request or the resolved model is invalid.
  */
-export function buildLeadRunInput(config: AppConfig, rawRequest: RunRequest): LeadRunInput {
+export function buildLeadRunInput(
+  config: AppConfig,
+  rawRequest: RunRequest,
+  managed: ManagedDefinitions = NO_MANAGED_DEFINITIONS,
+): LeadRunInput {
   const request = RunRequestSchema.parse(rawRequest);
   const agentName = request.agentName ?? DEFAULT_AGENT_NAME;
-  const agent = config.agents[agentName];
-  if (request.agentName !== undefined && agent === undefined) {
-    const known = Object.keys(config.agents).join(', ') || 'none';
-    throw new Error(`agent: "${agentName}" is not defined under \`agents\` in config.yaml (defined: ${known})`);
+  const agent = resolveLeadAgent(agentName, config, managed.leadAgents);
+  if (request.agentName !== undefined && agent === null) {
+    const known = leadAgentNames(config, managed.leadAgents).join(', ') || 'none';
+    throw new Error(`agent: "${agentName}" is not defined in config.yaml \`agents\` or the agent store (defined: ${known})`);
   }
   const modelName = request.modelName ?? agent?.model ?? config.default_model ?? config.models[0]?.name;
   if (modelName === undefined) throw new Error('model: no chat model is configured (add one under `models` in config.yaml)');
@@ -61,6 +74,7 @@ export function buildLeadRunInput(config: AppConfig, rawRequest: RunRequest): Le
       maxTaskAttempts: DEFAULT_MAX_TASK_ATTEMPTS,
     },
     allowedSubagents,
-    catalog: resolveCatalog(config, allowedSubagents),
+    hostBashAllowed: config.sandbox.allow_host_bash,
+    catalog: resolveCatalog(config, allowedSubagents, managed.subagents),
   };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AppConfig } from '../config';
+import type { AgentDefinitionStore } from '../store/agent-definition-store';
 import {
   boundText,
   SA_AGENT,
@@ -26,18 +27,29 @@ export type StartRunRequest = Omit<RunRequest, 'runId' | 'threadId'> & { runId?:
 
 /** Starts and inspects lead runs on a Temporal cluster. */
 export class DeerFlowClient {
+  /**
+   * @param agents - where administrators store agent definitions; without it only config.yaml
+   *   definitions exist.
+   */
   constructor(
     private readonly temporal: Client,
     private readonly config: AppConfig,
+    private readonly agents: AgentDefinitionStore | null = null,
   ) {}
 
-  /** Starts a lead run; the config is snapshotted into the workflow input now. */
+  /**
+   * Starts a lead run. Config and stored agent definitions are snapshotted into the workflow input
+   * now: later edits never change a running run's policy, limits or catalog.
+   */
   async startRun(request: StartRunRequest): Promise<StartedRun> {
-    const input = buildLeadRunInput(this.config, {
-      ...request,
-      runId: request.runId ?? `run_${randomUUID()}`,
-      threadId: request.threadId ?? `thread_${randomUUID()}`,
-    });
+    const managed = this.agents
+      ? { subagents: await this.agents.listSubagents(), leadAgents: await this.agents.listLeadAgents() }
+      : undefined;
+    const input = buildLeadRunInput(
+      this.config,
+      { ...request, runId: request.runId ?? `run_${randomUUID()}`, threadId: request.threadId ?? `thread_${randomUUID()}` },
+      managed,
+    );
     const workflowId = leadRunWorkflowId(input.threadId, input.runId);
     const handle = await this.temporal.workflow.start('leadRunWorkflow', {
       taskQueue: WORKFLOW_TASK_QUEUE,

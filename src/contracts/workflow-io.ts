@@ -39,6 +39,8 @@ export const LeadRunInputSchema = z.object({
   limits: RunLimitsSchema,
   /** Caller policy snapshot: null = all subagents, [] = none, list = allowlist. */
   allowedSubagents: z.array(id).nullable(),
+  /** Whether this deployment allows host bash (decides the `bash` subagent's error message). */
+  hostBashAllowed: z.boolean().default(true),
   /** Subagents this run may delegate to, already filtered by policy and host capabilities. */
   catalog: z.array(CatalogEntrySchema),
 });

@@ -7,4 +7,8 @@ export {
   availableSubagentNames,
   resolveCatalog,
   resolveSubagentModelName,
+  managedStatus,
 } from './resolve-subagents';
+export type { ManagedStatus, ManagedSubagents } from './resolve-subagents';
+export { resolveLeadAgent, leadAgentNames } from './resolve-lead-agent';
+export type { LeadAgentDefinition } from './resolve-lead-agent';

@@ -1,15 +1,37 @@
 import type { AppConfig } from '../config/schema';
-import type { CatalogEntry } from '../contracts';
+import type { CatalogEntry, ManagedSubagent } from '../contracts';
 import { BUILTIN_SUBAGENTS } from './builtin-subagents';
 import { INHERIT_MODEL, type SubagentDefinition } from './subagent-definition';
 
+/** Managed definitions as read from the AgentDefinitionStore (absent = none). */
+export type ManagedSubagents = readonly ManagedSubagent[];
+
+/** Whether a managed definition takes part at run time, and if not, why. */
+export type ManagedStatus = 'active' | 'disabled' | 'shadowed';
+
+/** Names owned by definitions that outrank managed ones: built-ins, then config custom agents. */
+function ownedNames(config: AppConfig): Set<string> {
+  return new Set([...BUILTIN_SUBAGENTS.map((d) => d.name), ...Object.keys(config.subagents.custom_agents)]);
+}
+
+/**
+ * A managed definition is stored but excluded at run time when disabled, or when a built-in or a
+ * config definition owns its name (SPEC §1.4).
+ */
+export function managedStatus(def: ManagedSubagent, config: AppConfig): ManagedStatus {
+  if (ownedNames(config).has(def.name)) return 'shadowed';
+  return def.enabled ? 'active' : 'disabled';
+}
+
 /**
  * Resolves one subagent by name (SPEC §1.4): a built-in, else a `subagents.custom_agents` entry
- * (a built-in wins on a name clash), then per-agent overrides. Global `timeout_seconds` and
- * `max_turns` layer onto built-ins only. Returns a new object; built-ins are never mutated.
+ * (a built-in wins on a name clash), else an active managed definition, then per-agent overrides.
+ * Global `timeout_seconds` and `max_turns` layer onto built-ins only. Returns a new object; nothing
+ * it was built from is mutated.
  */
-export function resolveSubagent(name: string, config: AppConfig): SubagentDefinition | null {
-  const base = BUILTIN_SUBAGENTS.find((d) => d.name === name) ?? customDefinition(name, config);
+export function resolveSubagent(name: string, config: AppConfig, managed: ManagedSubagents = []): SubagentDefinition | null {
+  const base =
+    BUILTIN_SUBAGENTS.find((d) => d.name === name) ?? customDefinition(name, config) ?? managedDefinition(name, config, managed);
   if (base === null) return null;
   const override = config.subagents.agents[name];
   const isBuiltin = base.source === 'builtin';
@@ -39,27 +61,49 @@ function customDefinition(name: string, config: AppConfig): SubagentDefinition |
   };
 }
 
-/** Built-in names in order, then custom names not already present. */
-export function subagentNames(config: AppConfig): string[] {
+function managedDefinition(name: string, config: AppConfig, managed: ManagedSubagents): SubagentDefinition | null {
+  const def = managed.find((m) => m.name === name);
+  if (def === undefined || managedStatus(def, config) !== 'active') return null;
+  return {
+    name,
+    description: def.description,
+    systemPrompt: def.system_prompt,
+    tools: def.tools,
+    disallowedTools: def.disallowed_tools,
+    skills: def.skills,
+    model: def.model,
+    maxTurns: def.max_turns,
+    timeoutSeconds: def.timeout_seconds,
+    source: 'managed',
+  };
+}
+
+/** Built-in names in order, then config custom names, then active managed names (no duplicates). */
+export function subagentNames(config: AppConfig, managed: ManagedSubagents = []): string[] {
   const names = BUILTIN_SUBAGENTS.map((d) => d.name);
   for (const name of Object.keys(config.subagents.custom_agents)) if (!names.includes(name)) names.push(name);
+  for (const def of managed) if (managedStatus(def, config) === 'active' && !names.includes(def.name)) names.push(def.name);
   return names;
 }
 
 /** Names the lead may see and use on this host: `bash` only when host bash is allowed. */
-export function availableSubagentNames(config: AppConfig): string[] {
-  return subagentNames(config).filter((n) => n !== 'bash' || config.sandbox.allow_host_bash);
+export function availableSubagentNames(config: AppConfig, managed: ManagedSubagents = []): string[] {
+  return subagentNames(config, managed).filter((n) => n !== 'bash' || config.sandbox.allow_host_bash);
 }
 
 /**
  * The catalog snapshotted into a run's workflow input: available subagents filtered by the
  * caller's `allowed_subagents` policy (null = all, [] = none, list = allowlist).
  */
-export function resolveCatalog(config: AppConfig, allowedSubagents: readonly string[] | null): CatalogEntry[] {
-  return availableSubagentNames(config)
+export function resolveCatalog(
+  config: AppConfig,
+  allowedSubagents: readonly string[] | null,
+  managed: ManagedSubagents = [],
+): CatalogEntry[] {
+  return availableSubagentNames(config, managed)
     .filter((n) => allowedSubagents === null || allowedSubagents.includes(n))
     .flatMap((n) => {
-      const def = resolveSubagent(n, config);
+      const def = resolveSubagent(n, config, managed);
       return def ? [{ name: def.name, timeoutSeconds: def.timeoutSeconds, maxTurns: def.maxTurns }] : [];
     });
 }

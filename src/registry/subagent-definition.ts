@@ -14,7 +14,8 @@ export interface SubagentDefinition {
   readonly model: string;
   readonly maxTurns: number;
   readonly timeoutSeconds: number;
-  readonly source: 'builtin' | 'config';
+  /** Where the definition comes from; managed ones were created at run time by an administrator. */
+  readonly source: 'builtin' | 'config' | 'managed';
 }
 
 /** The model name meaning "use the parent's model". */

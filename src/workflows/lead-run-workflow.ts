@@ -125,7 +125,7 @@ async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: To
   if (call.name !== TASK_TOOL_NAME) {
     return { kind: 'error', toolCallId: call.id, toolName: call.name, error: `Unknown tool '${call.name}'. Available: ${TASK_TOOL_NAME}` };
   }
-  const check = validateTaskCall(call, input.catalog);
+  const check = validateTaskCall(call, input.catalog, input);
   if (!check.ok) return { kind: 'error', toolCallId: call.id, toolName: call.name, error: check.error };
   const task: TaskState = {
     taskId: call.id,

@@ -35,6 +35,7 @@ describe('buildLeadRunInput: snapshot', () => {
       message: 'Summarize the repo',
       limits: { maxConcurrent: 3, maxTotal: 6, maxLeadTurns: 50, queueTimeoutSeconds: 300, maxTaskAttempts: 3 },
       allowedSubagents: null,
+      hostBashAllowed: false,
       catalog: [{ name: 'general-purpose', timeoutSeconds: 1800, maxTurns: 150 }],
     });
     expect(LeadRunInputSchema.safeParse(input).success).toBe(true);
@@ -218,7 +219,7 @@ describe('buildLeadRunInput: rejected requests', () => {
   it('an unknown agent names agent: and the defined agents', () => {
     const cfg = config({ agents: { lead: {}, writer: {} } });
     expect(() => buildLeadRunInput(cfg, request({ agentName: 'ghost' }))).toThrow(
-      'agent: "ghost" is not defined under `agents` in config.yaml (defined: lead, writer)',
+      'agent: "ghost" is not defined in config.yaml `agents` or the agent store (defined: lead, writer)',
     );
   });
 

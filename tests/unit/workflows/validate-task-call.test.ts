@@ -1,5 +1,5 @@
 import type { CatalogEntry, ToolCall } from '../../../src/contracts';
-import { TASK_DESCRIPTION_MAX_CHARS, validateTaskCall, type TaskCallCheck } from '../../../src/workflows/validate-task-call';
+import { TASK_DESCRIPTION_MAX_CHARS, validateTaskCall } from '../../../src/workflows/validate-task-call';
 
 const GP: CatalogEntry = { name: 'general-purpose', timeoutSeconds: 1800, maxTurns: 150 };
 const BASH: CatalogEntry = { name: 'bash', timeoutSeconds: 1800, maxTurns: 60 };
@@ -114,23 +114,27 @@ describe('validateTaskCall: subagent type', () => {
     );
   });
 
-  // BUG (SPEC §3.7 step 3, §1.5): `bash` asked for while host bash is disabled must fail with the
-  // dedicated LOCAL_BASH_SUBAGENT_DISABLED_MESSAGE ("Bash subagent is disabled…", checked before the
-  // membership gate). The catalog simply omits bash, so the lead gets the generic unknown-type error.
-  test.failing('bash requested while host bash is disabled gets the dedicated guidance', () => {
-    expect(errorOf({ ...valid, subagent_type: 'bash' }, [GP])).toMatch(/^Bash subagent is disabled/);
+  // SPEC §3.7 step 3: the host-bash guidance is checked before the membership gate.
+  test('bash requested while host bash is disabled gets the dedicated guidance, before the membership check', () => {
+    const check = validateTaskCall(call({ ...valid, subagent_type: 'bash' }), [GP], { allowedSubagents: ['general-purpose'], hostBashAllowed: false });
+    expect(check.ok).toBe(false);
+    expect(check.ok ? '' : check.error).toMatch(/^Bash subagent is disabled/);
+    expect(check.ok ? '' : check.error).toContain('sandbox.allow_host_bash: true');
   });
 
-  // BUG (SPEC §1.5): when the caller policy (allowed_subagents) leaves nothing, the error must say
-  // "Available: none permitted by caller policy". validateTaskCall never sees the policy (the workflow
-  // passes only input.catalog, src/workflows/lead-run-workflow.ts:127), so it always says "none".
-  test.failing('an empty catalog caused by caller policy says "none permitted by caller policy"', () => {
-    const withPolicy = validateTaskCall as unknown as (
-      call: ToolCall,
-      catalog: readonly CatalogEntry[],
-      allowedSubagents: readonly string[] | null,
-    ) => TaskCallCheck;
-    expect(withPolicy(call(valid), [], ['researcher'])).toEqual({
+  test('bash outside the catalog while host bash is allowed is an unknown type', () => {
+    expect(validateTaskCall(call({ ...valid, subagent_type: 'bash' }), [GP], { allowedSubagents: ['general-purpose'], hostBashAllowed: true })).toEqual({
+      ok: false,
+      error: "Unknown subagent type 'bash'. Available: general-purpose",
+    });
+  });
+
+  test('an empty catalog caused by caller policy says "none permitted by caller policy"', () => {
+    expect(validateTaskCall(call(valid), [], { allowedSubagents: ['researcher'], hostBashAllowed: true })).toEqual({
+      ok: false,
+      error: "Unknown subagent type 'general-purpose'. Available: none permitted by caller policy",
+    });
+    expect(validateTaskCall(call(valid), [], { allowedSubagents: [], hostBashAllowed: true })).toEqual({
       ok: false,
       error: "Unknown subagent type 'general-purpose'. Available: none permitted by caller policy",
     });
