@@ -7,8 +7,7 @@ import {
   type StoredMessage,
 } from '@langchain/core/messages';
 import { boundText, type LeadModelStepInput, type LeadModelTurn, type ToolCall } from '../contracts';
-import { buildLeadSystemPrompt, type ListedSubagent } from '../prompts';
-import { resolveSubagent } from '../registry';
+import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { messageKeys } from '../store';
 import { sha256Hex, taskToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
@@ -28,18 +27,11 @@ export function createLeadModelStep(deps: ActivityDeps) {
 
     await writePendingMessages(deps, input);
     const history = (await deps.stores.messages.listMessages(input.threadId)).map((r) => mapStoredMessageToChatMessage(r.message));
-    const listed = listSubagents(deps, input);
-    const system = buildLeadSystemPrompt({
-      agentInstructions: deps.config.agents[input.agentName]?.system_prompt ?? null,
-      maxConcurrent: input.limits.maxConcurrent,
-      maxTotal: input.limits.maxTotal,
-      subagents: listed,
-      currentDate: formatPromptDate((deps.now ?? (() => new Date()))()),
-    });
+    // The same pure renderer backs `deerflow prompt lead`, so the CLI shows exactly this message.
+    const system = renderLeadSystemPrompt(deps.config, input, formatPromptDate((deps.now ?? (() => new Date()))()));
     const model = deps.createModel(input.modelName, { kind: 'lead' });
-    const tools = listed.length > 0
-      ? [taskToolSpec({ subagentNames: listed.map((s) => s.name), receiptsEnabled: deps.config.verification.receipts_enabled })]
-      : [];
+    const taskTool = leadTaskToolOptions(deps.config, input);
+    const tools = taskTool ? [taskToolSpec(taskTool)] : [];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
     const response = await withHeartbeats((signal) => runnable.invoke([new SystemMessage(system), ...history], { signal }));
     const ai = normalizeAiMessage(response, input);
@@ -68,13 +60,6 @@ async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInpu
     if (message === undefined) continue;
     await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key: write.key, message });
   }
-}
-
-function listSubagents(deps: ActivityDeps, input: LeadModelStepInput): ListedSubagent[] {
-  return input.catalog.flatMap((entry) => {
-    const def = resolveSubagent(entry.name, deps.config);
-    return def ? [{ name: def.name, description: def.description, builtin: def.source === 'builtin' }] : [];
-  });
 }
 
 /** Gives the message and every tool call a stable id derived from the run and turn when the provider sent none. */

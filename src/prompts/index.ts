@@ -1,9 +1,24 @@
 export { escapeHtml } from './escape-html';
+export {
+  clampLimits,
+  ROUTINE_OPS_SENTENCE,
+  delegationCheckBullet,
+  benefitBasedDelegationBullet,
+} from './delegation-policy';
 export { buildSubagentRoutingSection } from './subagent-routing-section';
 export type { ListedSubagent, RoutingSectionOptions } from './subagent-routing-section';
 export { buildTaskToolDescription, ACCEPTANCE_CRITERIA_DESCRIPTION } from './task-tool-description';
 export { buildLeadSystemPrompt } from './lead-system-prompt';
 export type { LeadPromptOptions } from './lead-system-prompt';
+export { renderLeadSystemPrompt, leadTaskToolOptions, listLeadSubagents } from './render-lead-prompt';
+export type { LeadPromptInput, LeadTaskToolOptions } from './render-lead-prompt';
+export {
+  buildReportContractSection,
+  buildAcceptanceCriteriaSystemNote,
+  renderSubagentSystemPrompt,
+} from './report-contract';
+export type { ReportContractOptions } from './report-contract';
+export { receiptId, formatReceiptCitation } from './receipt-citation';
 export {
   GENERAL_PURPOSE_DESCRIPTION,
   GENERAL_PURPOSE_SYSTEM_PROMPT,

@@ -1,3 +1,5 @@
+import { ROUTINE_OPS_SENTENCE } from './delegation-policy';
+
 /**
  * Role descriptions and system prompts of the built-in subagents (SPEC §1.2), in our own words.
  * The descriptions tell the lead when delegating pays; the system prompts tell the subagent how to work.
@@ -7,20 +9,20 @@ const WORKING_DIRECTORY_EXAMPLES =
   'Relative paths resolve against the workspace, for example `hello.txt`, `../uploads/input.csv`, and `../outputs/result.md`.';
 
 export const GENERAL_PURPOSE_DESCRIPTION = [
-  'A capable agent for bounded exploration or action when there is a clear delegation benefit.',
-  'Use it when specialist tools, skills, a different model or focused instructions materially improve the result;',
-  'when it owns one independent, non-overlapping part of genuinely parallel work;',
-  'or for a bounded, context-heavy investigation whose details should stay out of the lead context.',
-  'Do not pick it merely because it is sequential work: a bounded dependent chain may still be delegated to one subagent when isolation clearly wins,',
-  'but not when it would repeat repository discovery the lead already did or overlap side effects with other work.',
+  'A capable agent for bounded exploration or action, worth using only when there is a clear delegation benefit.',
+  'Pick it when specialist tools, skills, a different model or focused instructions materially improve the result;',
+  'when it can own one independent, non-overlapping part of genuinely parallel work;',
+  'or when a bounded, context-heavy investigation should stay out of the lead context.',
+  'Do not rule it out merely because it is sequential: a bounded dependent chain may still be delegated to one subagent when specialist capability or isolation clearly wins.',
+  'Do not use it when it would repeat repository discovery the lead already did, or when its side effects would overlap other work.',
 ].join(' ');
 
 export const BASH_DESCRIPTION = [
   'A command-execution specialist for bounded shell workflows with a clear delegation benefit:',
   'when the logs and state of many commands would crowd the lead context,',
-  'when it owns an independent, non-overlapping shell workload that can run in parallel,',
-  'or when keeping a justified sequential chain in one isolated context lowers coordination cost.',
-  'Routine git, build, test, or deploy operations are not sufficient reason to delegate; run them directly with bash when that is cheaper.',
+  'when it can own an independent, non-overlapping shell workload that runs in parallel with other work,',
+  'or when keeping a justified sequential chain of commands in one isolated context lowers coordination cost.',
+  `${ROUTINE_OPS_SENTENCE} Run them directly with bash when that is cheaper.`,
 ].join(' ');
 
 export const GENERAL_PURPOSE_SYSTEM_PROMPT = `You are a general-purpose subagent working on one task delegated by a lead agent.

@@ -1,39 +1,47 @@
+import { ROUTINE_OPS_SENTENCE } from './delegation-policy';
+import { formatReceiptCitation } from './receipt-citation';
+
 /**
- * Description of the lead's `task` tool (SPEC §7.2): when delegating pays, when it does not,
- * and how to read what comes back.
+ * Description of the lead's `task` tool (SPEC §7.2), in our own words: when delegating pays,
+ * when it does not, and how much to trust what comes back.
  */
 export function buildTaskToolDescription(options: { bashAvailable: boolean; receiptsEnabled: boolean }): string {
   const lines = [
-    'Delegate one bounded task to a specialized subagent that works in its own context and returns its report.',
-    'Use it only when the expected benefit clearly exceeds the overhead: material wall-clock savings from independent parallel work, specialist tools, skills, models or instructions, or context isolation for a context-heavy investigation.',
+    'Hand one bounded task to a specialized subagent, which works in its own context and returns a report.',
+    'Call it only when the expected benefit clearly exceeds the overhead of delegating.',
+    '',
+    'Use it when:',
+    '- independent, non-overlapping pieces of work can run in parallel and that saves material wall-clock time;',
+    '- a subagent brings specialist tools, skills, a model or instructions that you lack;',
+    '- a bounded, context-heavy investigation should stay out of your own context.',
     '',
     'Subagent types:',
-    '- general-purpose: bounded exploration or action with specialist or isolation benefit, or one of several independent, non-overlapping parallel tasks.',
+    '- general-purpose: bounded exploration or action with a specialist or isolation benefit, or one of several independent, non-overlapping parallel tasks.',
   ];
   if (options.bashAvailable) {
     lines.push(
-      '- bash: bounded shell workflows with a clear isolation or parallel benefit (available only when host bash is allowed or an isolated sandbox runs the commands). Routine git, build, test, or deploy operations are not sufficient reason to delegate.',
+      `- bash: bounded shell workflows with a clear isolation or parallel benefit; offered only when host bash is allowed or an isolated sandbox (such as AioSandboxProvider) runs the commands. ${ROUTINE_OPS_SENTENCE}`,
     );
   }
   lines.push(
-    '- Custom types come from `subagents.custom_agents`; an unknown type returns an error listing the available types.',
+    '- custom types defined under `subagents.custom_agents`; an unknown type returns an error that lists the available types.',
     '',
     'Do NOT use it for:',
     '- work that is merely complex or long, with no parallel, specialist or isolation benefit;',
-    '- Splitting dependent steps across parallel subagents: a step that needs another step\'s output belongs with it;',
-    '- scopes that touch overlapping files, shared state or external side effects;',
-    '- tasks that need interaction with the user.',
-    'Costs to weigh: repeated repository discovery, coordination, verification and synthesis, and a cheaper direct path.',
+    "- Splitting dependent steps across parallel subagents: a step that needs another step's output belongs with that step;",
+    '- scopes that touch overlapping files, shared mutable state or external side effects;',
+    '- anything that needs interaction with the user.',
+    'Costs to weigh: the subagent re-discovers the repository, you coordinate, verify and synthesize its result, and a direct path may simply be cheaper.',
     '',
-    'Results are SELF-REPORTS, not verified facts.',
+    'What comes back is a SELF-REPORT from the subagent, not a verified fact.',
   );
   if (options.receiptsEnabled) {
     lines.push(
-      'Action claims must cite receipts like `[r1 bash]`; uncited claims are flagged UNVERIFIED, and a resolved citation only proves the call happened: it does not validate that the adjacent claim is correct. spot-check verifiable handles (paths, URLs, ids) before relying on them.',
+      `With verification.receipts_enabled on, action claims cite tool receipts such as ${formatReceiptCitation(2, 'read_file')}; claims without a citation are flagged UNVERIFIED. A resolved citation proves only that the call happened: it does not validate that the adjacent claim is correct, so spot-check the verifiable handles (paths, URLs, ids) you rely on.`,
     );
   } else {
     lines.push(
-      'verification.receipts_enabled is off: When receipt verification is disabled, reports carry no receipt citations and no citation verdict; spot-check verifiable handles (paths, URLs, ids) before relying on them.',
+      'With verification.receipts_enabled off, receipt verification is disabled: reports carry no receipt citations and receive no citation verdict, so spot-check the verifiable handles (paths, URLs, ids) you rely on.',
     );
   }
   lines.push(
@@ -45,4 +53,4 @@ export function buildTaskToolDescription(options: { bashAvailable: boolean; rece
 
 /** Description of the optional `acceptance_criteria` argument. */
 export const ACCEPTANCE_CRITERIA_DESCRIPTION =
-  'Optional objectively checkable outcomes the report must address, e.g. `file:<path> non-empty` or `tests_passed:<command>`.';
+  'Optional list of objectively checkable outcomes the report must address one by one, e.g. `file:<path> non-empty` or `tests_passed:<command>`.';

@@ -1,0 +1,51 @@
+import type { AppConfig } from '../config/schema';
+import type { CatalogEntry, RunLimits } from '../contracts';
+// The file, not the registry index: the registry imports our role prompts, and going through
+// the folder indexes on both sides is how an import cycle would start.
+import { resolveSubagent } from '../registry/resolve-subagents';
+import { buildLeadSystemPrompt } from './lead-system-prompt';
+import type { ListedSubagent } from './subagent-routing-section';
+
+/** The part of a lead step's input the prompt depends on (a `LeadModelStepInput` fits). */
+export interface LeadPromptInput {
+  readonly agentName: string;
+  readonly limits: Pick<RunLimits, 'maxConcurrent' | 'maxTotal'>;
+  /** The run's catalog snapshot: subagents already filtered by policy and host capabilities. */
+  readonly catalog: readonly Pick<CatalogEntry, 'name'>[];
+}
+
+/** What `taskToolSpec` needs to describe the `task` tool for this step. */
+export interface LeadTaskToolOptions {
+  readonly subagentNames: readonly string[];
+  readonly receiptsEnabled: boolean;
+}
+
+/** The run's catalog as the lead sees it; entries that no longer resolve are left out. */
+export function listLeadSubagents(config: AppConfig, input: LeadPromptInput): ListedSubagent[] {
+  return input.catalog.flatMap((entry) => {
+    const def = resolveSubagent(entry.name, config);
+    return def ? [{ name: def.name, description: def.description, builtin: def.source === 'builtin' }] : [];
+  });
+}
+
+/**
+ * The lead's system message for one model step. Pure: `leadModelStep` and `deerflow prompt lead`
+ * both call it, so what the CLI prints is what the model is sent.
+ */
+export function renderLeadSystemPrompt(config: AppConfig, input: LeadPromptInput, currentDate: string): string {
+  return buildLeadSystemPrompt({
+    agentInstructions: config.agents[input.agentName]?.system_prompt ?? null,
+    maxConcurrent: input.limits.maxConcurrent,
+    maxTotal: input.limits.maxTotal,
+    subagents: listLeadSubagents(config, input),
+    receiptsEnabled: config.verification.receipts_enabled,
+    currentDate,
+  });
+}
+
+/** Options of the `task` tool bound for this step, or null when the run has no subagents (no tool). */
+export function leadTaskToolOptions(config: AppConfig, input: LeadPromptInput): LeadTaskToolOptions | null {
+  const listed = listLeadSubagents(config, input);
+  if (listed.length === 0) return null;
+  return { subagentNames: listed.map((s) => s.name), receiptsEnabled: config.verification.receipts_enabled };
+}
