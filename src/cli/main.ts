@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander';
 import { CliExit, loadCliConfig } from './load-cli-config';
+import { promptCommand } from './prompt-command';
 import { runCommand } from './run-command';
 import { startCommand } from './start-command';
 import { workerCommand } from './worker-command';
@@ -39,6 +40,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .description('run a long-lived worker (both task queues) against TEMPORAL_ADDRESS')
     .addOption(config)
     .action(async (opts: { config?: string }) => setExitCode(await workerCommand(loadCliConfig(opts.config))));
+
+  program.addCommand(promptCommand(config));
   return program;
 }
 
