@@ -6,3 +6,6 @@ export { DEFAULT_LIST_EVENTS_LIMIT } from './run-event-store';
 export type { NewRunEvent, ListEventsQuery, RunEventStore } from './run-event-store';
 export { taskResultRef } from './task-result-store';
 export type { TaskResultStore } from './task-result-store';
+export type { AgentDefinitionStore } from './agent-definition-store';
+export { AgentDefinitionError, AgentDefinitionErrorCode, isAgentDefinitionError } from './errors';
+export type { AgentDefinitionKind } from './errors';

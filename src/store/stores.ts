@@ -1,9 +1,8 @@
 import { join } from 'node:path';
+import type { AgentDefinitionStore } from './agent-definition-store';
+import { openPostgresStores } from './postgres/open-postgres-stores';
 import type { RunEventStore } from './run-event-store';
-import { openSqliteDatabase, type SqliteDatabase } from './sqlite/open-sqlite-database';
-import { SqliteRunEventStore } from './sqlite/sqlite-run-event-store';
-import { SqliteTaskResultStore } from './sqlite/sqlite-task-result-store';
-import { SqliteThreadMessageStore } from './sqlite/sqlite-thread-message-store';
+import { openSqliteStores } from './sqlite/open-sqlite-stores';
 import type { TaskResultStore } from './task-result-store';
 import type { ThreadMessageStore } from './thread-message-store';
 
@@ -12,33 +11,28 @@ export interface Stores {
   readonly messages: ThreadMessageStore;
   readonly events: RunEventStore;
   readonly results: TaskResultStore;
+  readonly agents: AgentDefinitionStore;
+  /** Closes the SQLite database or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }
 
-/** Options for {@link openStores}: an absolute data folder, or an explicit SQLite path (`:memory:` in tests). */
+/** Options for {@link openStores}. */
 export interface OpenStoresOptions {
+  /** Absolute data folder; SQLite lives at `<dataDir>/deerflow.db`. */
   readonly dataDir: string;
+  /** `store.postgres_url` (`DATABASE_URL` overrides it); when set, PostgreSQL replaces SQLite. */
   readonly postgresUrl: string | null;
+  /** Explicit SQLite path instead of `<dataDir>/deerflow.db` (`:memory:` in tests). Ignored for PostgreSQL. */
   readonly sqlitePath?: string;
 }
 
 /**
- * Opens the stores. SQLite under `<dataDir>/deerflow.db` is the embedded default.
- * @throws Error when a PostgreSQL URL is configured: that backend is not available in this version.
+ * Opens the stores and applies pending schema migrations: PostgreSQL when `postgresUrl` is set
+ * (multi-machine), else SQLite under `<dataDir>/deerflow.db` (the embedded default).
+ * @throws Error when the database cannot be opened or migrated (the PostgreSQL message names the
+ *   URL with its password masked).
  */
-export function openStores(options: OpenStoresOptions): Stores {
-  if (options.postgresUrl !== null) {
-    throw new Error(
-      'store.postgres_url / DATABASE_URL is set, but this version only ships the SQLite store; unset it to use SQLite.',
-    );
-  }
-  const db: SqliteDatabase = openSqliteDatabase(options.sqlitePath ?? join(options.dataDir, 'deerflow.db'));
-  return {
-    messages: new SqliteThreadMessageStore(db),
-    events: new SqliteRunEventStore(db),
-    results: new SqliteTaskResultStore(db),
-    close: async () => {
-      db.close();
-    },
-  };
+export async function openStores(options: OpenStoresOptions): Promise<Stores> {
+  if (options.postgresUrl !== null) return openPostgresStores(options.postgresUrl);
+  return openSqliteStores(options.sqlitePath ?? join(options.dataDir, 'deerflow.db'));
 }

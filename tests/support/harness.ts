@@ -43,7 +43,7 @@ export async function startHarness(
     }),
   );
   const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
-  const stores = openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+  const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
   const workers: DeerflowWorkers = await createWorkers({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',

@@ -2,8 +2,10 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
+/** An open better-sqlite3 connection. @internal */
 export type SqliteDatabase = Database.Database;
 
+// Append only: `user_version` counts the entries already applied, so an edit would never run.
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE thread_messages (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -32,6 +34,18 @@ const MIGRATIONS: readonly string[] = [
      task_id TEXT NOT NULL,
      attempt INTEGER NOT NULL,
      text TEXT NOT NULL
+   );`,
+  `CREATE TABLE managed_subagents (
+     name TEXT PRIMARY KEY,
+     definition TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
+   );
+   CREATE TABLE managed_lead_agents (
+     name TEXT PRIMARY KEY,
+     definition TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL
    );`,
 ];
 

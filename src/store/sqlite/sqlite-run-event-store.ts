@@ -1,5 +1,6 @@
 import type { RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
+import { toStoredJson } from '../stored-json';
 import type { SqliteDatabase } from './open-sqlite-database';
 
 interface Row {
@@ -38,7 +39,7 @@ export class SqliteRunEventStore implements RunEventStore {
     const write = this.db.transaction((batch: readonly NewRunEvent[]) =>
       batch.flatMap((e) => {
         const row = insert.get(
-          e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, new Date().toISOString(), JSON.stringify(e.payload),
+          e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, new Date().toISOString(), toStoredJson(e.payload),
         ) as Row | undefined;
         return row ? [toEvent(row)] : [];
       }),

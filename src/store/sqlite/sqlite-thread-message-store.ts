@@ -1,5 +1,6 @@
 import type { StoredMessage } from '@langchain/core/messages';
 import type { ThreadMessageRecord, ThreadMessageStore } from '../thread-message-store';
+import { toStoredJson } from '../stored-json';
 import type { SqliteDatabase } from './open-sqlite-database';
 
 interface Row {
@@ -16,14 +17,14 @@ export class SqliteThreadMessageStore implements ThreadMessageStore {
   async putMessageIfAbsent(record: ThreadMessageRecord): Promise<{ inserted: boolean }> {
     const info = this.db
       .prepare('INSERT OR IGNORE INTO thread_messages (thread_id, run_id, key, message) VALUES (?, ?, ?, ?)')
-      .run(record.threadId, record.runId, record.key, JSON.stringify(record.message));
+      .run(record.threadId, record.runId, record.key, toStoredJson(record.message));
     return { inserted: info.changes === 1 };
   }
 
   async replaceMessage(threadId: string, key: string, message: StoredMessage): Promise<void> {
     const info = this.db
       .prepare('UPDATE thread_messages SET message = ? WHERE thread_id = ? AND key = ?')
-      .run(JSON.stringify(message), threadId, key);
+      .run(toStoredJson(message), threadId, key);
     if (info.changes !== 1) throw new Error(`No message ${key} in thread ${threadId} to replace`);
   }
 

@@ -1,0 +1,45 @@
+import { Pool } from 'pg';
+import type { Stores } from '../stores';
+import { migratePostgres } from './postgres-database';
+import { PostgresAgentDefinitionStore } from './postgres-agent-definition-store';
+import { PostgresRunEventStore } from './postgres-run-event-store';
+import { PostgresTaskResultStore } from './postgres-task-result-store';
+import { PostgresThreadMessageStore } from './postgres-thread-message-store';
+
+/** The URL with its password masked, for error messages. */
+function redact(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+/**
+ * Opens a connection pool on `url` (a libpq-style `postgres://` URL; `?options=-c search_path=x`
+ * selects a schema), applies pending migrations, and returns the stores. `close()` ends the pool.
+ * @throws Error naming the (password-masked) URL when the server cannot be reached or migrated.
+ * @internal
+ */
+export async function openPostgresStores(url: string): Promise<Stores> {
+  const pool = new Pool({ connectionString: url, max: 10 });
+  // An idle pooled connection that drops (server restart) emits 'error' on the pool; unhandled it
+  // would crash the worker. The pool discards that connection and the next query opens a new one.
+  pool.on('error', () => undefined);
+  try {
+    await migratePostgres(pool);
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new Error(`Cannot open the PostgreSQL store at ${redact(url)}: ${reason}`, { cause: err });
+  }
+  return {
+    messages: new PostgresThreadMessageStore(pool),
+    events: new PostgresRunEventStore(pool),
+    results: new PostgresTaskResultStore(pool),
+    agents: new PostgresAgentDefinitionStore(pool),
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,24 @@
+import type { Stores } from '../stores';
+import { openSqliteDatabase } from './open-sqlite-database';
+import { SqliteAgentDefinitionStore } from './sqlite-agent-definition-store';
+import { SqliteRunEventStore } from './sqlite-run-event-store';
+import { SqliteTaskResultStore } from './sqlite-task-result-store';
+import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
+
+/**
+ * Opens (creating and migrating if needed) the SQLite database at `path` (`:memory:` for a
+ * throwaway one) and returns the stores. `close()` closes the database.
+ * @internal
+ */
+export function openSqliteStores(path: string): Stores {
+  const db = openSqliteDatabase(path);
+  return {
+    messages: new SqliteThreadMessageStore(db),
+    events: new SqliteRunEventStore(db),
+    results: new SqliteTaskResultStore(db),
+    agents: new SqliteAgentDefinitionStore(db),
+    close: async () => {
+      db.close();
+    },
+  };
+}

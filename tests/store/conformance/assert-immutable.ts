@@ -1,0 +1,114 @@
+import { isDeepStrictEqual } from 'node:util';
+import type { StoredMessage } from '@langchain/core/messages';
+import type { RunEvent } from '../../../src/contracts';
+import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore } from '../../../src/store';
+
+// JSON, not structuredClone: jest runs tests in a vm realm, and structuredClone builds objects of the
+// outer realm, whose prototypes make deep-equality checks fail.
+function clone<T>(value: T): T {
+  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/** Remembers the first value read under a key and fails when a later read differs. */
+class Snapshots<T> {
+  private readonly saved = new Map<string, T>();
+  constructor(private readonly what: string) {}
+
+  check(key: string, value: T): T {
+    const before = this.saved.get(key);
+    if (before === undefined) this.saved.set(key, clone(value));
+    else if (!isDeepStrictEqual(before, value)) {
+      throw new Error(`${this.what} ${key} changed after it was written:\n${JSON.stringify(before)}\n!==\n${JSON.stringify(value)}`);
+    }
+    return value;
+  }
+
+  forget(key: string): void {
+    this.saved.delete(key);
+  }
+}
+
+/**
+ * Wraps stores so a conformance test fails when a saved record changes behind the caller's back:
+ * every record read must equal the first read of it, unless the contract allows the change
+ * (`replaceMessage`, a rewritten result, an agent definition's mutable fields; `created_at` never
+ * changes while the agent exists). Inputs are deep-frozen, so a store that mutates them throws.
+ */
+export function assertImmutable(stores: Stores): Stores {
+  const messages = new Snapshots<StoredMessage>('message');
+  const events = new Snapshots<RunEvent>('event');
+  const results = new Snapshots<string>('result');
+  const createdAt = new Snapshots<string>('created_at of agent');
+  const msgKey = (threadId: string, key: string): string => `${threadId}/${key}`;
+  const created = <T extends { name: string; created_at: string }>(kind: string, a: T): T => {
+    createdAt.check(`${kind}:${a.name}`, a.created_at);
+    return a;
+  };
+
+  const m: ThreadMessageStore = {
+    putMessageIfAbsent: (record) => stores.messages.putMessageIfAbsent(deepFreeze(clone(record))),
+    replaceMessage: async (threadId, key, message) => {
+      await stores.messages.replaceMessage(threadId, key, deepFreeze(clone(message)));
+      messages.forget(msgKey(threadId, key));
+    },
+    getMessage: async (threadId, key) => {
+      const msg = await stores.messages.getMessage(threadId, key);
+      return msg === null ? null : messages.check(msgKey(threadId, key), msg);
+    },
+    listMessages: async (threadId) =>
+      (await stores.messages.listMessages(threadId)).map((r) => ({ ...r, message: messages.check(msgKey(threadId, r.key), r.message) })),
+  };
+  const e: RunEventStore = {
+    putBatch: async (batch) => (await stores.events.putBatch(deepFreeze(clone(batch)))).map((r) => events.check(String(r.seq), r)),
+    listEvents: async (query) => (await stores.events.listEvents(deepFreeze({ ...query }))).map((r) => events.check(String(r.seq), r)),
+  };
+  const r: TaskResultStore = {
+    putResult: async (entry) => {
+      const ref = await stores.results.putResult(deepFreeze({ ...entry }));
+      results.forget(ref);
+      return ref;
+    },
+    getResult: async (ref) => {
+      const text = await stores.results.getResult(ref);
+      return text === null ? null : results.check(ref, text);
+    },
+  };
+  const a = stores.agents;
+  const sub = <T extends { name: string; created_at: string }>(x: T): T => created('subagent', x);
+  const lead = <T extends { name: string; created_at: string }>(x: T): T => created('lead', x);
+  const agents: AgentDefinitionStore = {
+    listSubagents: async () => (await a.listSubagents()).map(sub),
+    getSubagent: async (name) => {
+      const found = await a.getSubagent(name);
+      return found === null ? null : sub(found);
+    },
+    createSubagent: async (input) => sub(await a.createSubagent(deepFreeze(clone(input)))),
+    updateSubagent: async (input) => sub(await a.updateSubagent(deepFreeze(clone(input)))),
+    setSubagentEnabled: async (name, enabled) => sub(await a.setSubagentEnabled(name, enabled)),
+    removeSubagent: async (name) => {
+      const removed = await a.removeSubagent(name);
+      createdAt.forget(`subagent:${name}`);
+      return removed;
+    },
+    listLeadAgents: async () => (await a.listLeadAgents()).map(lead),
+    getLeadAgent: async (name) => {
+      const found = await a.getLeadAgent(name);
+      return found === null ? null : lead(found);
+    },
+    putLeadAgent: async (input) => lead(await a.putLeadAgent(deepFreeze(clone(input)))),
+    removeLeadAgent: async (name) => {
+      const removed = await a.removeLeadAgent(name);
+      createdAt.forget(`lead:${name}`);
+      return removed;
+    },
+  };
+  return { messages: m, events: e, results: r, agents, close: () => stores.close() };
+}

@@ -1,0 +1,23 @@
+import { agentDefinitionStoreSpec } from './agent-definition-store.conformance';
+import { assertImmutable } from './assert-immutable';
+import type { StoresInit } from './fixtures';
+import { runEventStoreSpec } from './run-event-store.conformance';
+import { taskResultStoreSpec } from './task-result-store.conformance';
+import { threadMessageStoreSpec } from './thread-message-store.conformance';
+
+export { assertImmutable } from './assert-immutable';
+export { persistenceSpec } from './persistence.conformance';
+export type { StoresLocation } from './persistence.conformance';
+export type { StoresInit } from './fixtures';
+
+/**
+ * The one conformance suite every store backend passes (STYLE §b.11). `init` must return fresh,
+ * empty stores on every call; each test runs them through {@link assertImmutable}.
+ */
+export function storeConformanceSpec(init: StoresInit): void {
+  const immutable: StoresInit = async () => assertImmutable(await init());
+  threadMessageStoreSpec(immutable);
+  runEventStoreSpec(immutable);
+  taskResultStoreSpec(immutable);
+  agentDefinitionStoreSpec(immutable);
+}

@@ -1,0 +1,42 @@
+import Database from 'better-sqlite3';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStores } from '../../src/store';
+import { persistenceSpec, storeConformanceSpec } from './conformance';
+
+const dirs: string[] = [];
+const tempDir = (): string => dirs[dirs.push(mkdtempSync(join(tmpdir(), 'deerflow-store-'))) - 1]!;
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+describe('SQLite :memory:', () => storeConformanceSpec(() => openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' })));
+describe('SQLite file', () => {
+  storeConformanceSpec(() => openStores({ dataDir: tempDir(), postgresUrl: null }));
+  persistenceSpec(async () => {
+    const sqlitePath = join(tempDir(), 'sub', 'store.db');
+    return () => openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath });
+  });
+
+  it('creates <dataDir>/deerflow.db, creating missing folders', async () => {
+    const dataDir = join(tempDir(), 'nested', 'data');
+    const stores = await openStores({ dataDir, postgresUrl: null });
+    await stores.close();
+    expect(existsSync(join(dataDir, 'deerflow.db'))).toBe(true);
+  });
+
+  it('records the schema version and reopening does not re-run migrations', async () => {
+    const dataDir = tempDir();
+    for (let i = 0; i < 2; i += 1) await (await openStores({ dataDir, postgresUrl: null })).close();
+    const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
+    try {
+      expect(raw.pragma('user_version', { simple: true })).toBe(2);
+      const tables = raw
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        .all()
+        .map((r) => (r as { name: string }).name);
+      expect(tables).toEqual(['managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages']);
+    } finally {
+      raw.close();
+    }
+  });
+});
