@@ -7,7 +7,7 @@ let cli;
 if (fs.existsSync(compiled)) {
   cli = require(compiled);
 } else {
-  require('ts-node').register({ transpileOnly: true, project: path.join(__dirname, '..', 'tsconfig.json') });
+  require('ts-node').register({ transpileOnly: true, swc: true, project: path.join(__dirname, '..', 'tsconfig.json') });
   cli = require('../src/cli/main.ts');
 }
 cli.main(process.argv).then((code) => process.exit(code));

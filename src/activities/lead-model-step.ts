@@ -8,6 +8,7 @@ import {
 } from '@langchain/core/messages';
 import { boundText, type LeadModelStepInput, type LeadModelTurn, type ToolCall } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
+import { readManagedDefinitions } from '../registry';
 import { messageKeys } from '../store';
 import { sha256Hex, taskToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
@@ -27,13 +28,21 @@ export function createLeadModelStep(deps: ActivityDeps) {
 
     await writePendingMessages(deps, input);
     const history = (await deps.stores.messages.listMessages(input.threadId)).map((r) => mapStoredMessageToChatMessage(r.message));
-    // The same pure renderer backs `deerflow prompt lead`, so the CLI shows exactly this message.
-    const system = renderLeadSystemPrompt(deps.config, input, formatPromptDate((deps.now ?? (() => new Date()))()));
+    // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
+    // texts are read now. The same renderer backs `deerflow prompt lead`.
+    const managed = await readManagedDefinitions(deps.stores.agents);
+    const system = renderLeadSystemPrompt(deps.config, input, formatPromptDate((deps.now ?? (() => new Date()))()), managed);
     const model = deps.createModel(input.modelName, { kind: 'lead' });
-    const taskTool = leadTaskToolOptions(deps.config, input);
+    const taskTool = leadTaskToolOptions(deps.config, input, managed);
     const tools = taskTool ? [taskToolSpec(taskTool)] : [];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
-    const response = await withHeartbeats((signal) => runnable.invoke([new SystemMessage(system), ...history], { signal }));
+    const response = await withHeartbeats((signal) =>
+      runnable.invoke([new SystemMessage(system), ...history], {
+        signal,
+        tags: ['lead', `agent:${input.agentName}`],
+        metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
+      }),
+    );
     const ai = normalizeAiMessage(response, input);
     const [stored] = mapChatMessagesToStoredMessages([ai]);
     if (stored === undefined) throw new Error('Could not serialize the model response');

@@ -10,6 +10,8 @@ import {
 } from '../contracts';
 import { resolveSubagent, resolveSubagentModelName, type SubagentDefinition } from '../registry';
 import { messageKeys } from '../store';
+import { renderSubagentSystemPrompt } from '../prompts';
+import { buildSkillsSection, getOrNewUserSkillStorage, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
 import { createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
@@ -26,10 +28,14 @@ type Outcome = Pick<SubagentExecutionResult, 'status' | 'stopReason' | 'error'> 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
   return async function runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
-    const def = resolveSubagent(input.subagentType, deps.config);
+    // Definitions are read when the task executes; the run's policy and catalog were snapshotted at start.
+    const def = resolveSubagent(input.subagentType, deps.config, await deps.stores.agents.listSubagents());
     const prompt = await loadTaskPrompt(deps, input);
     if (def === null || prompt === null) {
-      const error = def === null ? `Unknown subagent type '${input.subagentType}'` : `Task call ${input.taskId} not found in turn ${input.turn}`;
+      const error =
+        def === null
+          ? `Subagent type '${input.subagentType}' is no longer defined (it was removed or disabled after the run started)`
+          : `Task call ${input.taskId} not found in turn ${input.turn}`;
       return finish(deps, input, input.parentModel, { status: 'failed', stopReason: null, error, resultText: null }, null, 0);
     }
     const modelName = resolveSubagentModelName(def, input.parentModel, deps.config);
@@ -41,7 +47,7 @@ export function createRunSubagent(deps: ActivityDeps) {
     const progress = () => ({ steps, usage: usageOfMessages(messages) });
     try {
       const outcome = await withHeartbeats(async (signal) => {
-        const agent = buildAgent(deps, input, def, modelName, prompt);
+        const agent = await buildAgent(deps, input, def, modelName, prompt);
         const cursor = newStepCursor();
         try {
           const stream = await agent.stream(
@@ -96,15 +102,27 @@ async function loadTaskPrompt(deps: ActivityDeps, input: SubagentTaskInput): Pro
   return args.success ? args.data.prompt : null;
 }
 
-function buildAgent(deps: ActivityDeps, input: SubagentTaskInput, def: SubagentDefinition, modelName: string, prompt: string) {
-  const workspace = new ThreadWorkspace(deps.config.store.data_dir, input.threadId);
-  const tools = createWorkspaceTools({ workspace, sandbox: deps.config.sandbox }).filter(
-    (t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name),
-  );
+/**
+ * The subagent for one task: its model, its tools (allowlist, then denylist), and one system
+ * message with its skills listed as metadata. Skill load errors propagate and fail the task.
+ */
+async function buildAgent(deps: ActivityDeps, input: SubagentTaskInput, def: SubagentDefinition, modelName: string, prompt: string) {
+  const dataDir = deps.config.store.data_dir;
+  const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist: def.skills });
+  const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
+  const workspace = new ThreadWorkspace(dataDir, input.threadId);
+  const tools = createWorkspaceTools({
+    workspace,
+    sandbox: deps.config.sandbox,
+    readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
+  }).filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
   return createAgent({
     model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt }),
     tools,
-    systemPrompt: def.systemPrompt,
+    systemPrompt: renderSubagentSystemPrompt(def.systemPrompt, {
+      receiptsEnabled: deps.config.verification.receipts_enabled,
+      skillsSection: buildSkillsSection(skills),
+    }),
     name: def.name,
   });
 }

@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander';
-import { CliExit, loadCliConfig } from './load-cli-config';
+import { isAgentDefinitionError } from '../store';
+import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
+import { agentsCommand } from './agents-command';
 import { promptCommand } from './prompt-command';
 import { runCommand } from './run-command';
 import { startCommand } from './start-command';
@@ -42,6 +44,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     .action(async (opts: { config?: string }) => setExitCode(await workerCommand(loadCliConfig(opts.config))));
 
   program.addCommand(promptCommand(config));
+  program.addCommand(agentsCommand());
   return program;
 }
 
@@ -56,6 +59,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (err instanceof CliExit) {
       process.stderr.write(`${err.message}\n`);
       return err.exitCode;
+    }
+    if (isAgentDefinitionError(err)) {
+      process.stderr.write(`${err.message}\n`);
+      return EXIT_USAGE;
     }
     process.stderr.write(`deerflow: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
     return 1;

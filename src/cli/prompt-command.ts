@@ -3,7 +3,9 @@ import { formatPromptDate } from '../activities/prompt-date';
 import { buildLeadRunInput } from '../client/build-run-input';
 import type { LoadedConfig } from '../config';
 import { leadTaskToolOptions, renderLeadSystemPrompt, renderSubagentSystemPrompt } from '../prompts';
-import { availableSubagentNames, resolveSubagent } from '../registry';
+import { availableSubagentNames, NO_MANAGED_DEFINITIONS, readManagedDefinitions, resolveSubagent, type ManagedDefinitions } from '../registry';
+import { buildSkillsSection, loadSubagentSkills } from '../skills';
+import { withStores } from './with-stores';
 import { taskToolSpec } from '../tools';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 
@@ -30,7 +32,13 @@ function parseLimit(option: string, raw: string | undefined): number | undefined
 }
 
 /** The run input a real run would get; its errors (unknown agent, no model) are usage errors here. */
-function runInput(loaded: LoadedConfig, agentName: string | undefined, maxConcurrent: number | undefined, maxTotal: number | undefined) {
+function runInput(
+  loaded: LoadedConfig,
+  managed: ManagedDefinitions,
+  agentName: string | undefined,
+  maxConcurrent: number | undefined,
+  maxTotal: number | undefined,
+) {
   try {
     return buildLeadRunInput(loaded.config, {
       // Placeholders: the prompt depends on neither the message nor the ids.
@@ -40,7 +48,7 @@ function runInput(loaded: LoadedConfig, agentName: string | undefined, maxConcur
       agentName,
       maxConcurrent,
       maxTotal,
-    });
+    }, managed);
   } catch (err) {
     throw new CliExit(err instanceof Error ? err.message : String(err), EXIT_USAGE);
   }
@@ -51,12 +59,17 @@ function runInput(loaded: LoadedConfig, agentName: string | undefined, maxConcur
  * description. Limits and catalog come from `buildLeadRunInput`, the resolution a real run uses,
  * and the text from `renderLeadSystemPrompt`, the function `leadModelStep` uses.
  */
-export function promptLeadText(loaded: LoadedConfig, options: PromptLeadOptions, now: Date = new Date()): string {
+export function promptLeadText(
+  loaded: LoadedConfig,
+  options: PromptLeadOptions,
+  now: Date = new Date(),
+  managed: ManagedDefinitions = NO_MANAGED_DEFINITIONS,
+): string {
   const maxConcurrent = parseLimit('--max-concurrent', options.maxConcurrent);
   const maxTotal = parseLimit('--max-total', options.maxTotal);
-  const input = runInput(loaded, options.agent, maxConcurrent, maxTotal);
-  const system = renderLeadSystemPrompt(loaded.config, input, formatPromptDate(now));
-  const tool = leadTaskToolOptions(loaded.config, input);
+  const input = runInput(loaded, managed, options.agent, maxConcurrent, maxTotal);
+  const system = renderLeadSystemPrompt(loaded.config, input, formatPromptDate(now), managed);
+  const tool = leadTaskToolOptions(loaded.config, input, managed);
   const description = tool ? taskToolSpec(tool).function.description : '(none: this agent has no subagents, so no `task` tool is bound)';
   return `${system}\n\n${TASK_TOOL_HEADING}\n${description}\n`;
 }
@@ -65,12 +78,23 @@ export function promptLeadText(loaded: LoadedConfig, options: PromptLeadOptions,
  * `deerflow prompt subagent NAME`: the subagent's system prompt with the report contract, as the
  * subagent activity assembles it.
  */
-export function promptSubagentText(loaded: LoadedConfig, name: string): string {
-  const def = resolveSubagent(name, loaded.config);
+export async function promptSubagentText(
+  loaded: LoadedConfig,
+  name: string,
+  options: { userId?: string; managed?: ManagedDefinitions } = {},
+): Promise<string> {
+  const managed = options.managed ?? NO_MANAGED_DEFINITIONS;
+  const def = resolveSubagent(name, loaded.config, managed.subagents);
   if (def === null) {
-    throw new CliExit(`Unknown subagent type '${name}'. Available: ${availableSubagentNames(loaded.config).join(', ')}`, EXIT_USAGE);
+    const available = availableSubagentNames(loaded.config, managed.subagents).join(', ');
+    throw new CliExit(`Unknown subagent type '${name}'. Available: ${available}`, EXIT_USAGE);
   }
-  return `${renderSubagentSystemPrompt(def.systemPrompt, { receiptsEnabled: loaded.config.verification.receipts_enabled })}\n`;
+  const skills = await loadSubagentSkills({ dataDir: loaded.config.store.data_dir, userId: options.userId, allowlist: def.skills });
+  const text = renderSubagentSystemPrompt(def.systemPrompt, {
+    receiptsEnabled: loaded.config.verification.receipts_enabled,
+    skillsSection: buildSkillsSection(skills),
+  });
+  return `${text}\n`;
 }
 
 /** The `prompt` command group; `config` is the shared `--config` option. */
@@ -83,18 +107,22 @@ export function promptCommand(config: Option): Command {
     .option('--agent <name>', 'lead agent definition from config')
     .option('--max-concurrent <n>', 'per-response `task` limit requested (capped by subagent_runtime.max_running)')
     .option('--max-total <n>', 'per-run `task` limit requested (capped at 50)')
-    .action((opts: PromptLeadOptions & { config?: string }) => {
-      process.stdout.write(promptLeadText(loadCliConfig(opts.config), opts));
+    .action(async (opts: PromptLeadOptions & { config?: string }) => {
+      const loaded = loadCliConfig(opts.config);
+      const managed = await withStores(loaded, (stores) => readManagedDefinitions(stores.agents));
+      process.stdout.write(promptLeadText(loaded, opts, new Date(), managed));
     });
   prompt
     .command('subagent')
     .description("print a subagent's system prompt")
     .argument('<name>', 'subagent type, e.g. general-purpose')
     .addOption(config)
-    .action((name: string, opts: { config?: string }) => {
+    .option('--user <id>', 'whose skills to list', 'default')
+    .action(async (name: string, opts: { config?: string; user: string }) => {
       const loaded = loadCliConfig(opts.config);
-      const text = promptSubagentText(loaded, name);
-      if (!availableSubagentNames(loaded.config).includes(name)) {
+      const managed = await withStores(loaded, (stores) => readManagedDefinitions(stores.agents));
+      const text = await promptSubagentText(loaded, name, { userId: opts.user, managed });
+      if (!availableSubagentNames(loaded.config, managed.subagents).includes(name)) {
         // Still printed (the prompt is well defined), but the lead would not be offered it here.
         process.stderr.write(`note: '${name}' is not available to the lead on this host (sandbox.allow_host_bash is false)\n`);
       }

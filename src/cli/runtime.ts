@@ -64,7 +64,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     }
     return {
       temporal,
-      deerflow: new DeerFlowClient(temporal, config),
+      deerflow: new DeerFlowClient(temporal, config, stores.agents),
       stores,
       namespace,
       uiUrl: server?.uiUrl ?? config.temporal.ui_url,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppConfig } from '../config';
-import type { LeadRunInput, ManagedLeadAgent, ManagedSubagent } from '../contracts';
-import { leadAgentNames, resolveCatalog, resolveLeadAgent } from '../registry';
+import type { LeadRunInput } from '../contracts';
+import { leadAgentNames, NO_MANAGED_DEFINITIONS, resolveCatalog, resolveLeadAgent, type ManagedDefinitions } from '../registry';
 import { isValidThreadId } from '../tools';
 
 /** Hard ceiling of per-response `task` calls, whatever the config or request says. */
@@ -27,14 +27,6 @@ export const RunRequestSchema = z.strictObject({
   maxTotal: z.number().int().optional(),
 });
 export type RunRequest = z.input<typeof RunRequestSchema>;
-
-/** Agent definitions an administrator stored at run time, read once when a run starts. */
-export interface ManagedDefinitions {
-  readonly subagents: readonly ManagedSubagent[];
-  readonly leadAgents: readonly ManagedLeadAgent[];
-}
-
-const NO_MANAGED_DEFINITIONS: ManagedDefinitions = { subagents: [], leadAgents: [] };
 
 /**
  * Resolves everything a run needs from the frozen config and the stored definitions into the

@@ -12,6 +12,7 @@ import {
   type LeadRunState,
 } from '../contracts';
 import { leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { readManagedDefinitions } from '../registry';
 import { buildLeadRunInput, type RunRequest } from './build-run-input';
 
 /** A started lead run. */
@@ -42,9 +43,7 @@ export class DeerFlowClient {
    * now: later edits never change a running run's policy, limits or catalog.
    */
   async startRun(request: StartRunRequest): Promise<StartedRun> {
-    const managed = this.agents
-      ? { subagents: await this.agents.listSubagents(), leadAgents: await this.agents.listLeadAgents() }
-      : undefined;
+    const managed = this.agents ? await readManagedDefinitions(this.agents) : undefined;
     const input = buildLeadRunInput(
       this.config,
       { ...request, runId: request.runId ?? `run_${randomUUID()}`, threadId: request.threadId ?? `thread_${randomUUID()}` },

@@ -7,4 +7,4 @@ export {
   DEFAULT_MAX_TASK_ATTEMPTS,
   MAX_CONCURRENT_CEILING,
 } from './build-run-input';
-export type { RunRequest, ManagedDefinitions } from './build-run-input';
+export type { RunRequest } from './build-run-input';

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 
 import { ChatAnthropic } from '@langchain/anthropic';
+import type { Callbacks } from '@langchain/core/callbacks/manager';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import { ChatOllama } from '@langchain/ollama';
 import { ChatOpenAI } from '@langchain/openai';
@@ -23,6 +24,8 @@ export interface CreateChatModelOptions {
   readonly role: ModelRole;
   /** Where API keys are read from. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /** LangChain callback handlers attached to the model (tracing, recording). */
+  readonly callbacks?: Callbacks;
 }
 
 /**
@@ -40,6 +43,7 @@ export function createChatModel(config: ModelConfig, options: CreateChatModelOpt
   const timeout = config.timeout_seconds === undefined ? undefined : config.timeout_seconds * 1000;
   const common = {
     ...(config.temperature === undefined ? {} : { temperature: config.temperature }),
+    ...(options.callbacks === undefined ? {} : { callbacks: options.callbacks }),
     maxRetries: config.max_retries,
   };
   switch (config.provider) {
@@ -72,7 +76,12 @@ export function createChatModel(config: ModelConfig, options: CreateChatModelOpt
       });
     case 'scripted': {
       const script = resolve(options.configDir, requireField(config, config.script, 'script'));
-      return new ScriptedChatModel({ scenario: loadScenarioCached(script), role: options.role, modelName: config.name });
+      return new ScriptedChatModel({
+        scenario: loadScenarioCached(script),
+        role: options.role,
+        modelName: config.name,
+        ...(options.callbacks === undefined ? {} : { callbacks: options.callbacks }),
+      });
     }
     default:
       return assertNever(config.provider);

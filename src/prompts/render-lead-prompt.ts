@@ -2,6 +2,8 @@ import type { AppConfig } from '../config/schema';
 import type { CatalogEntry, RunLimits } from '../contracts';
 // The file, not the registry index: the registry imports our role prompts, and going through
 // the folder indexes on both sides is how an import cycle would start.
+import { NO_MANAGED_DEFINITIONS, type ManagedDefinitions } from '../registry/managed-definitions';
+import { resolveLeadAgent } from '../registry/resolve-lead-agent';
 import { resolveSubagent } from '../registry/resolve-subagents';
 import { buildLeadSystemPrompt } from './lead-system-prompt';
 import type { ListedSubagent } from './subagent-routing-section';
@@ -21,9 +23,13 @@ export interface LeadTaskToolOptions {
 }
 
 /** The run's catalog as the lead sees it; entries that no longer resolve are left out. */
-export function listLeadSubagents(config: AppConfig, input: LeadPromptInput): ListedSubagent[] {
+export function listLeadSubagents(
+  config: AppConfig,
+  input: LeadPromptInput,
+  managed: ManagedDefinitions = NO_MANAGED_DEFINITIONS,
+): ListedSubagent[] {
   return input.catalog.flatMap((entry) => {
-    const def = resolveSubagent(entry.name, config);
+    const def = resolveSubagent(entry.name, config, managed.subagents);
     return def ? [{ name: def.name, description: def.description, builtin: def.source === 'builtin' }] : [];
   });
 }
@@ -32,20 +38,29 @@ export function listLeadSubagents(config: AppConfig, input: LeadPromptInput): Li
  * The lead's system message for one model step. Pure: `leadModelStep` and `deerflow prompt lead`
  * both call it, so what the CLI prints is what the model is sent.
  */
-export function renderLeadSystemPrompt(config: AppConfig, input: LeadPromptInput, currentDate: string): string {
+export function renderLeadSystemPrompt(
+  config: AppConfig,
+  input: LeadPromptInput,
+  currentDate: string,
+  managed: ManagedDefinitions = NO_MANAGED_DEFINITIONS,
+): string {
   return buildLeadSystemPrompt({
-    agentInstructions: config.agents[input.agentName]?.system_prompt ?? null,
+    agentInstructions: resolveLeadAgent(input.agentName, config, managed.leadAgents)?.system_prompt ?? null,
     maxConcurrent: input.limits.maxConcurrent,
     maxTotal: input.limits.maxTotal,
-    subagents: listLeadSubagents(config, input),
+    subagents: listLeadSubagents(config, input, managed),
     receiptsEnabled: config.verification.receipts_enabled,
     currentDate,
   });
 }
 
 /** Options of the `task` tool bound for this step, or null when the run has no subagents (no tool). */
-export function leadTaskToolOptions(config: AppConfig, input: LeadPromptInput): LeadTaskToolOptions | null {
-  const listed = listLeadSubagents(config, input);
+export function leadTaskToolOptions(
+  config: AppConfig,
+  input: LeadPromptInput,
+  managed: ManagedDefinitions = NO_MANAGED_DEFINITIONS,
+): LeadTaskToolOptions | null {
+  const listed = listLeadSubagents(config, input, managed);
   if (listed.length === 0) return null;
   return { subagentNames: listed.map((s) => s.name), receiptsEnabled: config.verification.receipts_enabled };
 }

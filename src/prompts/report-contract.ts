@@ -52,15 +52,17 @@ export function buildAcceptanceCriteriaSystemNote(options: ReportContractOptions
 }
 
 /**
- * A subagent's whole system prompt: its own prompt, then the report contract, then (only when
- * the task carries criteria) the acceptance-criteria note. One function, so the CLI preview and
- * the subagent activity render the same text.
+ * A subagent's whole system prompt (SPEC §2.4 step 5): its own prompt, the skills section, the
+ * report contract, then (only when the task carries criteria) the acceptance-criteria note. One
+ * function, so the CLI preview and the subagent activity render the same text.
  */
 export function renderSubagentSystemPrompt(
   systemPrompt: string,
-  options: ReportContractOptions & { readonly hasAcceptanceCriteria?: boolean },
+  options: ReportContractOptions & { readonly hasAcceptanceCriteria?: boolean; readonly skillsSection?: string },
 ): string {
-  const parts = [systemPrompt.trim(), buildReportContractSection(options)];
+  const parts = [systemPrompt.trim()];
+  if (options.skillsSection) parts.push(options.skillsSection);
+  parts.push(buildReportContractSection(options));
   if (options.hasAcceptanceCriteria === true) parts.push(buildAcceptanceCriteriaSystemNote(options));
   return parts.join('\n\n');
 }

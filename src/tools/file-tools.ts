@@ -10,10 +10,21 @@ import { capHeadTail } from './output-cap';
 import { VIRTUAL_ROOT, VIRTUAL_WORKSPACE } from './thread-workspace';
 import type { ThreadWorkspace } from './thread-workspace';
 
+/**
+ * A read-only folder the agent may read outside `/mnt/user-data` (e.g. skills under `/mnt/skills`).
+ * `resolve` maps a virtual path under `prefix` to a host path, refusing anything that escapes.
+ */
+export interface ReadOnlyMount {
+  readonly prefix: string;
+  resolve(virtualPath: string): Promise<string>;
+}
+
 /** Settings shared by the file tools. */
 export interface FileToolOptions {
   workspace: ThreadWorkspace;
   max_output_chars: number;
+  /** Extra folders `read_file` may read; writes never reach them. */
+  readOnlyMounts?: readonly ReadOnlyMount[];
 }
 
 /** Entries `ls` prints before it stops. */
@@ -27,9 +38,15 @@ const pathField = z
   .describe(`Absolute path under ${VIRTUAL_ROOT}, or a path relative to ${VIRTUAL_WORKSPACE} (e.g. ../uploads/input.csv).`);
 
 /** Runs `body` with the resolved host path, converting fs errors into messages naming the virtual path. */
-async function withPath<T>(ws: ThreadWorkspace, agentPath: string, body: (host: string, virtual: string) => Promise<T>): Promise<T> {
-  const host = await ws.resolve(agentPath);
-  const virtual = ws.toVirtual(host);
+async function withPath<T>(
+  ws: ThreadWorkspace,
+  agentPath: string,
+  body: (host: string, virtual: string) => Promise<T>,
+  mounts: readonly ReadOnlyMount[] = [],
+): Promise<T> {
+  const mount = mounts.find((m) => path.posix.normalize(agentPath).startsWith(`${m.prefix}/`));
+  const host = mount ? await mount.resolve(agentPath) : await ws.resolve(agentPath);
+  const virtual = mount ? path.posix.normalize(agentPath) : ws.toVirtual(host);
   try {
     return await body(host, virtual);
   } catch (err) {
@@ -79,7 +96,7 @@ async function listTree(hostDir: string, virtualDir: string, depth: number, line
 }
 
 /** Creates the `read_file` tool: a text file, optionally a 1-based inclusive line range. */
-export function createReadFileTool({ workspace, max_output_chars }: FileToolOptions): StructuredToolInterface {
+export function createReadFileTool({ workspace, max_output_chars, readOnlyMounts = [] }: FileToolOptions): StructuredToolInterface {
   return tool(
     async ({ path: agentPath, start_line, end_line }): Promise<string> =>
       withPath(workspace, agentPath, async (host, virtual) => {
@@ -102,7 +119,7 @@ export function createReadFileTool({ workspace, max_output_chars }: FileToolOpti
         const selected = lines.slice(start - 1, end);
         if (end === total && endsWithNewline) selected.push('');
         return capLines(selected, start, total, max_output_chars);
-      }),
+      }, readOnlyMounts),
     {
       name: 'read_file',
       description: 'Read a text file. Optionally pass start_line/end_line (1-based, inclusive) to read a range.',

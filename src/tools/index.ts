@@ -27,7 +27,7 @@ export {
   createStrReplaceTool,
   createWriteFileTool,
 } from './file-tools';
-export type { FileToolOptions } from './file-tools';
+export type { FileToolOptions, ReadOnlyMount } from './file-tools';
 export { HeadTailBuffer, capHeadTail } from './output-cap';
 export { runShellCommand } from './run-command';
 export type { RunShellCommandOptions, RunShellCommandResult } from './run-command';

@@ -2,6 +2,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 
 import { createBashTool } from './bash-tool';
 import { createLsTool, createReadFileTool, createStrReplaceTool, createWriteFileTool } from './file-tools';
+import type { ReadOnlyMount } from './file-tools';
 import type { ThreadWorkspace } from './thread-workspace';
 
 /** The `sandbox` settings the tools need (same fields as `SandboxConfigSchema`). */
@@ -15,6 +16,8 @@ export interface WorkspaceSandboxOptions {
 export interface CreateWorkspaceToolsOptions {
   workspace: ThreadWorkspace;
   sandbox: WorkspaceSandboxOptions;
+  /** Read-only folders outside `/mnt/user-data` that `read_file` may read (e.g. `/mnt/skills`). */
+  readOnlyMounts?: readonly ReadOnlyMount[];
 }
 
 /** Names of the tools {@link createWorkspaceTools} can return, in order. */
@@ -28,7 +31,7 @@ export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
  */
 export function createWorkspaceTools(options: CreateWorkspaceToolsOptions): StructuredToolInterface[] {
   const { workspace, sandbox } = options;
-  const fileOptions = { workspace, max_output_chars: sandbox.max_output_chars };
+  const fileOptions = { workspace, max_output_chars: sandbox.max_output_chars, readOnlyMounts: options.readOnlyMounts ?? [] };
   const tools: StructuredToolInterface[] = [];
   if (sandbox.allow_host_bash) {
     tools.push(

@@ -2,6 +2,7 @@ import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleW
 import { createLeadActivities, createSubagentActivities } from '../activities';
 import type { LoadedConfig } from '../config';
 import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
+import type { Callbacks } from '@langchain/core/callbacks/manager';
 import { ApplicationFailure } from '@temporalio/common';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
@@ -30,6 +31,8 @@ export interface CreateWorkersOptions {
   readonly stores: Stores;
   /** Clock for prompt dates; tests pin it. */
   readonly now?: () => Date;
+  /** LangChain callback handlers attached to every chat model (tracing; tests record requests). */
+  readonly modelCallbacks?: Callbacks;
 }
 
 /** The two workers of one process: workflows and lead activities, and the subagent slots. */
@@ -53,7 +56,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     now: options.now,
     createModel: (modelName: string, role: ModelRole) => {
       try {
-        return createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role });
+        return createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role, callbacks: options.modelCallbacks });
       } catch (err) {
         // A missing model, key or scenario will not fix itself: fail at once instead of retrying.
         if (isModelError(err) && err.code !== ModelErrorCode.ScriptedProvider) {

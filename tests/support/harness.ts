@@ -8,12 +8,22 @@ import { loadConfig, type LoadedConfig } from '../../src/config';
 import type { LeadRunState } from '../../src/contracts';
 import { openStores, type Stores } from '../../src/store';
 import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
+import { ModelRequestRecorder } from './model-request-recorder';
 
 /** Name of the scripted model every harness config defines. */
 export const SCRIPTED_MODEL = 'scripted';
 
+export interface HarnessOptions {
+  /** Reuse this folder (and its SQLite store) instead of a fresh temp dir; it is not deleted on close. */
+  readonly dir?: string;
+  /** Use PostgreSQL at this URL instead of SQLite. */
+  readonly postgresUrl?: string;
+}
+
 export interface Harness {
   readonly loaded: LoadedConfig;
+  /** Every chat-model request the workers made. */
+  readonly recorder: ModelRequestRecorder;
   readonly stores: Stores;
   readonly client: DeerFlowClient;
   readonly dir: string;
@@ -30,8 +40,9 @@ export async function startHarness(
   env: TestWorkflowEnvironment,
   scenario: Record<string, unknown>,
   config: Record<string, unknown> = {},
+  options: HarnessOptions = {},
 ): Promise<Harness> {
-  const dir = mkdtempSync(join(tmpdir(), 'deerflow-test-'));
+  const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'deerflow-test-'));
   writeFileSync(join(dir, 'scenario.yaml'), stringify(scenario));
   writeFileSync(
     join(dir, 'config.yaml'),
@@ -43,17 +54,20 @@ export async function startHarness(
     }),
   );
   const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
-  const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+  const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: options.postgresUrl ?? null });
+  const recorder = new ModelRequestRecorder();
   const workers: DeerflowWorkers = await createWorkers({
     connection: env.nativeConnection,
     namespace: env.namespace ?? 'default',
     loaded,
     stores,
+    modelCallbacks: [recorder],
   });
   const running = workers.run();
-  const client = new DeerFlowClient(env.client, loaded.config);
+  const client = new DeerFlowClient(env.client, loaded.config, stores.agents);
   return {
     loaded,
+    recorder,
     stores,
     client,
     dir,
@@ -66,7 +80,7 @@ export async function startHarness(
       workers.shutdown();
       await running;
       await stores.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (options.dir === undefined) rmSync(dir, { recursive: true, force: true });
     },
   };
 }
