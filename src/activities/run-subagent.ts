@@ -11,7 +11,7 @@ import {
 import { resolveSubagent, resolveSubagentModelName, type SubagentDefinition } from '../registry';
 import { messageKeys } from '../store';
 import { renderSubagentSystemPrompt } from '../prompts';
-import { buildSkillsSection, getOrNewUserSkillStorage, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
+import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
 import { createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
@@ -108,7 +108,8 @@ async function loadTaskPrompt(deps: ActivityDeps, input: SubagentTaskInput): Pro
  */
 async function buildAgent(deps: ActivityDeps, input: SubagentTaskInput, def: SubagentDefinition, modelName: string, prompt: string) {
   const dataDir = deps.config.store.data_dir;
-  const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist: def.skills });
+  const allowlist = intersectSkillAllowlists(input.availableSkills, def.skills);
+  const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist });
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
   const workspace = new ThreadWorkspace(dataDir, input.threadId);
   const tools = createWorkspaceTools({

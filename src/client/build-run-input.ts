@@ -67,6 +67,7 @@ export function buildLeadRunInput(
     },
     allowedSubagents,
     hostBashAllowed: config.sandbox.allow_host_bash,
+    availableSkills: agent?.skills ?? null,
     catalog: resolveCatalog(config, allowedSubagents, managed.subagents),
   };
 }

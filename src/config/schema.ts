@@ -182,6 +182,8 @@ export const LeadAgentSchema = z.strictObject({
   model: name.nullable().default(null),
   /** null/absent = every subagent, [] = delegation off, list = allowlist. */
   allowed_subagents: z.array(name).nullable().default(null),
+  /** Skills this lead's subagents may use (intersected with each subagent's own list): null = all, [] = none. */
+  skills: z.array(name).nullable().default(null),
   max_turns: posInt.default(50),
 });
 export type LeadAgent = z.infer<typeof LeadAgentSchema>;

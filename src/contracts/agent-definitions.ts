@@ -42,6 +42,8 @@ export const ManagedLeadAgentInputSchema = z.strictObject({
   model: text.nullable().default(null),
   /** null = every subagent, [] = delegation off, list = allowlist. */
   allowed_subagents: z.array(AgentNameSchema).nullable().default(null),
+  /** Skills this lead's subagents may use: null = all, [] = none, list = allowlist. */
+  skills: z.array(text).nullable().default(null),
   max_turns: z.number().int().min(1).max(10_000).default(50),
 });
 export type ManagedLeadAgentInput = z.input<typeof ManagedLeadAgentInputSchema>;

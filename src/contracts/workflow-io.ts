@@ -41,6 +41,8 @@ export const LeadRunInputSchema = z.object({
   allowedSubagents: z.array(id).nullable(),
   /** Whether this deployment allows host bash (decides the `bash` subagent's error message). */
   hostBashAllowed: z.boolean().default(true),
+  /** The lead agent's skills snapshot (SPEC §1.6 `available_skills`): null = all, [] = none. */
+  availableSkills: z.array(z.string()).nullable().default(null),
   /** Subagents this run may delegate to, already filtered by policy and host capabilities. */
   catalog: z.array(CatalogEntrySchema),
 });
@@ -61,6 +63,8 @@ export const SubagentTaskInputSchema = z.object({
   description: z.string(),
   parentModel: id,
   maxTurns: z.number().int().positive(),
+  /** The parent run's skills snapshot, intersected with the subagent's own skills. */
+  availableSkills: z.array(z.string()).nullable().default(null),
 });
 export type SubagentTaskInput = z.infer<typeof SubagentTaskInputSchema>;
 

@@ -22,6 +22,7 @@ export function resolveLeadAgent(name: string, config: AppConfig, managed: reado
     system_prompt: stored.system_prompt,
     model: stored.model,
     allowed_subagents: stored.allowed_subagents,
+    skills: stored.skills,
     max_turns: stored.max_turns,
     source: 'managed',
   };

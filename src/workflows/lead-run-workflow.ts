@@ -196,6 +196,7 @@ async function executeOnce(input: LeadRunInput, task: TaskState, subagent: Catal
         description: task.description,
         parentModel: input.modelName,
         maxTurns: subagent.maxTurns,
+        availableSkills: input.availableSkills,
       },
     ]);
     return { kind: 'result', result };

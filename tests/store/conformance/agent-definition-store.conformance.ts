@@ -122,6 +122,7 @@ export function agentDefinitionStoreSpec(init: StoresInit): void {
         system_prompt: null,
         model: null,
         allowed_subagents: null,
+        skills: null,
         max_turns: 50,
         created_at: expect.stringMatching(ISO_UTC),
         updated_at: created.created_at,

@@ -36,6 +36,7 @@ describe('buildLeadRunInput: snapshot', () => {
       limits: { maxConcurrent: 3, maxTotal: 6, maxLeadTurns: 50, queueTimeoutSeconds: 300, maxTaskAttempts: 3 },
       allowedSubagents: null,
       hostBashAllowed: false,
+      availableSkills: null,
       catalog: [{ name: 'general-purpose', timeoutSeconds: 1800, maxTurns: 150 }],
     });
     expect(LeadRunInputSchema.safeParse(input).success).toBe(true);

@@ -157,6 +157,7 @@ describe('lead agents', () => {
     system_prompt: 'Write well.',
     model: null,
     allowed_subagents: [],
+    skills: null,
     max_turns: 9,
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
