@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,6 +23,26 @@ describe('SQLite file', () => {
     const stores = await openStores({ dataDir, postgresUrl: null });
     await stores.close();
     expect(existsSync(join(dataDir, 'deerflow.db'))).toBe(true);
+  });
+
+  it('several processes opening a new database file at once all succeed (migrations run once)', async () => {
+    const dataDir = tempDir();
+    // Every child loads the module first, then waits for the same instant, so the opens collide.
+    const startAt = Date.now() + 3_000;
+    const script = [
+      `const m = require('./src/store/sqlite/open-sqlite-database');`,
+      `while (Date.now() < ${startAt});`,
+      `m.openSqliteDatabase(${JSON.stringify(join(dataDir, 'deerflow.db'))}).close();`,
+    ].join('\n');
+    const exits = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<number | null>((resolve) => {
+          const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: 'ignore' });
+          child.on('close', resolve);
+        }),
+      ),
+    );
+    expect(exits).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it('records the schema version and reopening does not re-run migrations', async () => {

@@ -55,19 +55,22 @@ const MIGRATIONS: readonly string[] = [
  */
 export function openSqliteDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
-  db.pragma('journal_mode = WAL');
+  // The timeout must come first: switching to WAL needs a lock that another opener may hold.
+  const db = new Database(path, { timeout: 5000 });
   db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;
 }
 
 function migrate(db: SqliteDatabase): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  const apply = db.transaction(() => {
-    MIGRATIONS.slice(version).forEach((sql) => db.exec(sql));
+  const currentVersion = () => db.pragma('user_version', { simple: true }) as number;
+  if (currentVersion() >= MIGRATIONS.length) return;
+  // Several processes may open a new file at once: read the version again under the write lock,
+  // so only the first one migrates and the others see its result.
+  db.transaction(() => {
+    MIGRATIONS.slice(currentVersion()).forEach((sql) => db.exec(sql));
     db.pragma(`user_version = ${MIGRATIONS.length}`);
-  });
-  if (version < MIGRATIONS.length) apply.immediate();
+  }).immediate();
 }
