@@ -1,40 +1,56 @@
 /**
- * Records the replay fixtures in tests/replay/histories/ by running scenarios on a real dev server.
- * Run it after a deliberate workflow change (`npm run replay:record`), keep the old histories that
- * production may still hold, and guard the change with `patched()`.
+ * Records replay fixtures in tests/replay/histories/ by running scenarios on a real dev server.
+ *   npm run replay:record -- [NAME ...]     (default: every fixture below)
+ * Fixtures are never deleted: after a deliberate workflow change, keep the histories older code
+ * wrote (they must still replay, thanks to `patched()`) and record new ones under new names.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { parse } from 'yaml';
 import { findProjectRoot } from '../src/devserver';
+import { installWorkerLogging } from '../src/worker/install-logging';
+import { HISTORIES_DIR, MANIFEST_PATH, readManifest, type ReplayFixture } from '../tests/replay/fixtures';
 import { startHarness } from '../tests/support/harness';
 import { createTestEnv } from '../tests/support/temporal-env';
-import { HISTORIES_DIR, MANIFEST_PATH, type ReplayFixture } from '../tests/replay/fixtures';
-import { installWorkerLogging } from '../src/worker/install-logging';
 
-const DEMO_FIXTURE = { file: 'demo-lead-run.json', threadId: 'replay-demo', runId: 'run-1' } as const;
+interface FixtureRecipe {
+  readonly file: string;
+  readonly description: string;
+  readonly scenario: () => Record<string, unknown>;
+  readonly config?: Record<string, unknown>;
+}
 
-async function main(): Promise<void> {
-  installWorkerLogging('WARN');
-  const scenario = parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>;
+const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
+
+const RECIPES: Record<string, FixtureRecipe> = {
+  demo: {
+    file: 'demo-lead-run.json',
+    description: 'The npm start demo: one lead turn with two parallel task calls (general-purpose, bash), then a final answer.',
+    scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+  },
+  'delegation-limit': {
+    file: 'delegation-limit.json',
+    description:
+      'Delegation limit (patch "delegation-limit"): 5 task calls with a per-response limit of 3 (2 dropped), then 2 more with a run total of 3 (budget used up: both stripped, note, stop).',
+    scenario: () => ({
+      lead: [{ tool_calls: [1, 2, 3, 4, 5].map(task) }, { content: 'Again.', tool_calls: [6, 7].map(task) }, { content: 'unused' }],
+      subagents: [{ match: '*', turns: [{ content: 'done' }] }],
+    }),
+    config: { subagents: { max_total_per_run: 3 } },
+  },
+};
+
+async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture> {
   const env = await createTestEnv();
   try {
-    const harness = await startHarness(env, scenario);
+    const harness = await startHarness(env, recipe.scenario(), recipe.config);
     try {
-      const { state, workflowId } = await harness.run({ message: 'demo', threadId: DEMO_FIXTURE.threadId, runId: DEMO_FIXTURE.runId });
-      if (state.status !== 'completed') throw new Error(`demo run ended ${state.status}: ${state.error ?? ''}`);
+      const { state, workflowId } = await harness.run({ message: name, threadId: `replay-${name}`, runId: 'run-1' });
+      if (state.status !== 'completed') throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
       const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-      writeFileSync(join(HISTORIES_DIR, DEMO_FIXTURE.file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
-      const manifest: ReplayFixture[] = [
-        {
-          file: DEMO_FIXTURE.file,
-          workflowId,
-          description: 'The npm start demo: one lead turn with two parallel task calls (general-purpose, bash), then a final answer.',
-        },
-      ];
-      writeFileSync(MANIFEST_PATH, `${JSON.stringify(manifest, null, 2)}\n`);
-      process.stdout.write(`recorded ${DEMO_FIXTURE.file} (${workflowId})\n`);
+      writeFileSync(join(HISTORIES_DIR, recipe.file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+      return { file: recipe.file, workflowId, description: recipe.description };
     } finally {
       await harness.close();
     }
@@ -43,7 +59,21 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+async function main(names: readonly string[]): Promise<void> {
+  installWorkerLogging('WARN');
+  const wanted = names.length > 0 ? names : Object.keys(RECIPES);
+  const manifest = new Map(readManifest().map((f) => [f.file, f]));
+  for (const name of wanted) {
+    const recipe = RECIPES[name];
+    if (recipe === undefined) throw new Error(`Unknown fixture '${name}'. Known: ${Object.keys(RECIPES).join(', ')}`);
+    const fixture = await record(name, recipe);
+    manifest.set(fixture.file, fixture);
+    process.stdout.write(`recorded ${fixture.file} (${fixture.workflowId})\n`);
+  }
+  writeFileSync(MANIFEST_PATH, `${JSON.stringify([...manifest.values()], null, 2)}\n`);
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
   process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -1,6 +1,7 @@
 import type {
   LeadModelStepInput,
   LeadModelTurn,
+  RewriteLeadTurnInput,
   SubagentExecutionResult,
   SubagentTaskInput,
   TaskEndEventInput,
@@ -10,6 +11,8 @@ import type {
 export interface LeadActivities {
   /** One lead model call: writes pending tool messages, calls the model, stores the AI message. */
   leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn>;
+  /** Applies the workflow's delegation-limit decision to a stored lead message. */
+  rewriteLeadTurn(input: RewriteLeadTurnInput): Promise<LeadModelTurn>;
   /** Writes the single terminal `subagent.end` row of a task, as decided by the workflow. */
   recordTaskEnd(input: TaskEndEventInput): Promise<void>;
 }

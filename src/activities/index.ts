@@ -2,11 +2,12 @@ import type { ActivityDeps } from './activity-deps';
 import type { LeadActivities, SubagentActivities } from './activity-types';
 import { createLeadModelStep } from './lead-model-step';
 import { createRecordTaskEnd } from './record-task-end';
+import { createRewriteLeadTurn } from './rewrite-lead-turn';
 import { createRunSubagent } from './run-subagent';
 
 /** Activities of the `deerflow` task queue. */
 export function createLeadActivities(deps: ActivityDeps): LeadActivities {
-  return { leadModelStep: createLeadModelStep(deps), recordTaskEnd: createRecordTaskEnd(deps) };
+  return { leadModelStep: createLeadModelStep(deps), rewriteLeadTurn: createRewriteLeadTurn(deps), recordTaskEnd: createRecordTaskEnd(deps) };
 }
 
 /** Activities of the `deerflow-subagents` task queue. */

@@ -1,39 +1,34 @@
-import {
-  AIMessage,
-  HumanMessage,
-  mapChatMessagesToStoredMessages,
-  mapStoredMessageToChatMessage,
-  SystemMessage,
-  type StoredMessage,
-} from '@langchain/core/messages';
-import { boundText, type LeadModelStepInput, type LeadModelTurn, type ToolCall } from '../contracts';
+import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
+import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
 import { messageKeys } from '../store';
-import { sha256Hex, taskToolSpec } from '../tools';
+import { taskToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
+import { toAiMessage, toLeadTurn } from './lead-turn';
 import { formatPromptDate } from './prompt-date';
-import { messageText } from './message-text';
 import { toolOutcomeMessage } from './tool-outcome-message';
-import { usageOfMessage } from './usage-from-messages';
 
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
   return async function leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn> {
     const key = messageKeys.ai(input.runId, input.turn);
     // A retry after the message was stored returns it: no second model call, no changed answer.
+    // The per-response limit never exceeds what this worker was started with, whatever the run asked for.
+    const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
     const existing = await deps.stores.messages.getMessage(input.threadId, key);
-    if (existing) return toLeadTurn(key, toAiMessage(existing), input.modelName);
+    if (existing) return toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent);
+    const promptInput = { ...input, limits: { ...input.limits, maxConcurrent } };
 
     await writePendingMessages(deps, input);
     const history = (await deps.stores.messages.listMessages(input.threadId)).map((r) => mapStoredMessageToChatMessage(r.message));
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.
     const managed = await readManagedDefinitions(deps.stores.agents);
-    const system = renderLeadSystemPrompt(deps.config, input, formatPromptDate((deps.now ?? (() => new Date()))()), managed);
+    const system = renderLeadSystemPrompt(deps.config, promptInput, formatPromptDate((deps.now ?? (() => new Date()))()), managed);
     const model = deps.createModel(input.modelName, { kind: 'lead' });
-    const taskTool = leadTaskToolOptions(deps.config, input, managed);
+    const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
     const tools = taskTool ? [taskToolSpec(taskTool)] : [];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
     const response = await withHeartbeats((signal) =>
@@ -48,7 +43,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
     if (stored === undefined) throw new Error('Could not serialize the model response');
     const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
     const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
-    return toLeadTurn(key, kept, input.modelName);
+    return toLeadTurn(key, kept, input.modelName, maxConcurrent);
   };
 }
 
@@ -85,40 +80,3 @@ function normalizeAiMessage(response: AIMessage, input: LeadModelStepInput): AIM
   });
 }
 
-function toAiMessage(stored: StoredMessage): AIMessage {
-  const message = mapStoredMessageToChatMessage(stored);
-  if (!AIMessage.isInstance(message)) throw new Error(`Stored lead message is a ${message.getType()} message, not an AI message`);
-  return message;
-}
-
-const ARG_BRIEF_MAX_CHARS = 2000;
-
-/** Bounds every argument value so workflow history holds briefs, never whole payloads. */
-function briefToolCall(call: { id?: string; name: string; args: Record<string, unknown> }): ToolCall {
-  let truncated = false;
-  const args: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(call.args)) {
-    const serialized = typeof value === 'string' ? value : JSON.stringify(value) ?? '';
-    if (serialized.length > ARG_BRIEF_MAX_CHARS) {
-      truncated = true;
-      args[name] = boundText(serialized, ARG_BRIEF_MAX_CHARS);
-    } else {
-      args[name] = value;
-    }
-  }
-  return { id: call.id ?? '', name: call.name, args, argsTruncated: truncated };
-}
-
-function toLeadTurn(key: string, ai: AIMessage, modelName: string): LeadModelTurn {
-  const text = messageText(ai.content);
-  const finish = ai.response_metadata?.finish_reason;
-  return {
-    messageRef: key,
-    contentBrief: boundText(text),
-    contentSha256: sha256Hex(text),
-    toolCalls: (ai.tool_calls ?? []).map(briefToolCall),
-    finishReason: typeof finish === 'string' ? finish : null,
-    usage: usageOfMessage(ai),
-    modelName,
-  };
-}

@@ -34,6 +34,7 @@ export {
   ToolOutcomeSchema,
   LeadModelStepInputSchema,
   TaskEndEventInputSchema,
+  RewriteLeadTurnInputSchema,
   LeadRunStateSchema,
 } from './workflow-io';
 export type {
@@ -47,6 +48,7 @@ export type {
   ToolOutcome,
   LeadModelStepInput,
   TaskEndEventInput,
+  RewriteLeadTurnInput,
   LeadRunState,
 } from './workflow-io';
 export {

@@ -21,5 +21,10 @@ export const LeadModelTurnSchema = z.object({
   finishReason: z.string().nullable(),
   usage: TokenUsageSchema.nullable(),
   modelName: z.string(),
+  /**
+   * The per-response limit this step advertised: the run's limit, never above the worker's
+   * startup `subagent_runtime.max_running`. Absent in histories written before it existed.
+   */
+  maxConcurrent: z.number().int().min(1).optional(),
 });
 export type LeadModelTurn = z.infer<typeof LeadModelTurnSchema>;

@@ -130,6 +130,18 @@ export const LeadModelStepInputSchema = z.object({
 });
 export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
 
+/** Input of the `rewriteLeadTurn` activity: the delegation-limit decision for one stored lead message. */
+export const RewriteLeadTurnInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  turn: z.number().int().nonnegative(),
+  modelName: id,
+  keptToolCallIds: z.array(id),
+  /** Appended to the message content when the run's delegation budget is used up. */
+  note: z.string().nullable(),
+});
+export type RewriteLeadTurnInput = z.infer<typeof RewriteLeadTurnInputSchema>;
+
 /** Input of the `recordEvents` activity: the single terminal event of a task, decided by the workflow. */
 export const TaskEndEventInputSchema = z.object({
   threadId: id,
@@ -146,6 +158,8 @@ export const LeadRunStateSchema = z.object({
   turn: z.number().int().nonnegative(),
   tasks: z.array(TaskStateSchema),
   strippedTaskCalls: z.number().int().nonnegative(),
+  /** `task` calls this run made that the limit kept (its delegation ledger count). */
+  delegatedTaskCalls: z.number().int().nonnegative(),
   stopReason: RunStopReasonSchema.nullable(),
   leadUsage: TokenUsageSchema.nullable(),
   finalMessageRef: z.string().nullable(),

@@ -2,6 +2,7 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -20,6 +21,7 @@ import {
   SUBAGENT_TASK_QUEUE,
   TASK_TOOL_NAME,
   type CatalogEntry,
+  type LeadModelTurn,
   type LeadRunInput,
   type LeadRunState,
   type TaskState,
@@ -29,8 +31,12 @@ import {
 import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
 import { leadRunStateQuery } from './lead-run-messages';
 import { progressDetails } from './progress-details';
+import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { decideTaskOutcome, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
 import { validateTaskCall } from './validate-task-call';
+
+/** Patch marker of the delegation limit (runs recorded before it dispatched every `task` call). */
+export const DELEGATION_LIMIT_PATCH = 'delegation-limit';
 
 /** A dead worker's lease on a subagent expires after this long without a heartbeat. */
 const SUBAGENT_HEARTBEAT_TIMEOUT = '30 seconds';
@@ -68,6 +74,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     turn: 0,
     tasks: [],
     strippedTaskCalls: 0,
+    delegatedTaskCalls: 0,
     stopReason: null,
     leadUsage: null,
     finalMessageRef: null,
@@ -95,7 +102,7 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
   for (let turn = 0; turn < input.limits.maxLeadTurns; turn++) {
     state.turn = turn;
     setCurrentDetails(progressDetails(state));
-    const step = await lead.leadModelStep({
+    let step = await lead.leadModelStep({
       threadId: input.threadId,
       runId: input.runId,
       userId: input.userId,
@@ -108,6 +115,7 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
       catalog: input.catalog,
     });
     state.leadUsage = addUsage(state.leadUsage, step.usage);
+    step = await enforceDelegationLimit(input, state, step, turn);
     if (step.toolCalls.length === 0) {
       state.status = 'completed';
       state.finalMessageRef = step.messageRef;
@@ -119,6 +127,31 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
   state.status = 'failed';
   state.stopReason = 'turn_capped';
   state.error = `Lead reached max_turns=${input.limits.maxLeadTurns} without a final answer`;
+}
+
+/**
+ * Applies the per-response and per-run delegation limit to one lead response (SPEC §6.1): the
+ * decision is the pure {@link applyDelegationLimit}; the stored message is rewritten to match it.
+ */
+async function enforceDelegationLimit(input: LeadRunInput, state: LeadRunState, step: LeadModelTurn, turn: number): Promise<LeadModelTurn> {
+  const limits = { maxConcurrent: step.maxConcurrent ?? input.limits.maxConcurrent, maxTotal: input.limits.maxTotal };
+  const decision = applyDelegationLimit(step.toolCalls, limits, state.delegatedTaskCalls);
+  // Runs recorded before the limit existed dispatched every call; they must replay unchanged.
+  let kept = step;
+  if (decision !== null && patched(DELEGATION_LIMIT_PATCH)) {
+    kept = await lead.rewriteLeadTurn({
+      threadId: input.threadId,
+      runId: input.runId,
+      turn,
+      modelName: input.modelName,
+      keptToolCallIds: [...decision.keptToolCallIds],
+      note: decision.limitReached ? SUBAGENT_LIMIT_NOTE : null,
+    });
+    state.strippedTaskCalls += decision.droppedTaskCallIds.length;
+    if (decision.limitReached) state.stopReason = 'subagent_limit_capped';
+  }
+  state.delegatedTaskCalls += kept.toolCalls.filter((call) => call.name === TASK_TOOL_NAME).length;
+  return kept;
 }
 
 async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: ToolCall, turn: number): Promise<ToolOutcome> {

@@ -8,6 +8,13 @@ export interface RecordedModelRequest {
   readonly messages: readonly BaseMessage[];
 }
 
+/** When one chat-model call started and ended (ms since epoch). */
+export interface ModelCallSpan {
+  readonly tags: readonly string[];
+  readonly start: number;
+  end: number;
+}
+
 /**
  * Records every chat-model request through LangChain's real callback mechanism (the same path a
  * tracing handler takes), so tests can assert what the models were sent.
@@ -15,16 +22,35 @@ export interface RecordedModelRequest {
 export class ModelRequestRecorder extends BaseCallbackHandler {
   override name = 'model-request-recorder';
   readonly requests: RecordedModelRequest[] = [];
+  readonly spans: ModelCallSpan[] = [];
+  private readonly open = new Map<string, ModelCallSpan>();
 
   override handleChatModelStart(
     _llm: Serialized,
     messages: BaseMessage[][],
-    _runId: string,
+    runId: string,
     _parentRunId?: string,
     _extraParams?: Record<string, unknown>,
     tags?: string[],
   ): void {
     for (const batch of messages) this.requests.push({ tags: tags ?? [], messages: batch });
+    const span = { tags: tags ?? [], start: Date.now(), end: Number.POSITIVE_INFINITY };
+    this.spans.push(span);
+    this.open.set(runId, span);
+  }
+
+  override handleLLMEnd(_output: unknown, runId: string): void {
+    this.close(runId);
+  }
+
+  override handleLLMError(_err: unknown, runId: string): void {
+    this.close(runId);
+  }
+
+  private close(runId: string): void {
+    const span = this.open.get(runId);
+    if (span) span.end = Date.now();
+    this.open.delete(runId);
   }
 
   /** System prompts of the lead's requests, in order. */

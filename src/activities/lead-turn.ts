@@ -1,0 +1,46 @@
+import { AIMessage, mapStoredMessageToChatMessage, type StoredMessage } from '@langchain/core/messages';
+import { boundText, type LeadModelTurn, type ToolCall } from '../contracts';
+import { sha256Hex } from '../tools';
+import { messageText } from './message-text';
+import { usageOfMessage } from './usage-from-messages';
+
+/** The stored lead message as an AIMessage. @throws Error when the stored message is not one. */
+export function toAiMessage(stored: StoredMessage): AIMessage {
+  const message = mapStoredMessageToChatMessage(stored);
+  if (!AIMessage.isInstance(message)) throw new Error(`Stored lead message is a ${message.getType()} message, not an AI message`);
+  return message;
+}
+
+const ARG_BRIEF_MAX_CHARS = 2000;
+
+/** Bounds every argument value so workflow history holds briefs, never whole payloads. */
+function briefToolCall(call: { id?: string; name: string; args: Record<string, unknown> }): ToolCall {
+  let truncated = false;
+  const args: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(call.args)) {
+    const serialized = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
+    if (serialized.length > ARG_BRIEF_MAX_CHARS) {
+      truncated = true;
+      args[name] = boundText(serialized, ARG_BRIEF_MAX_CHARS);
+    } else {
+      args[name] = value;
+    }
+  }
+  return { id: call.id ?? '', name: call.name, args, argsTruncated: truncated };
+}
+
+/** What the workflow learns about a stored lead message: its reference, briefs and tool calls. */
+export function toLeadTurn(key: string, ai: AIMessage, modelName: string, maxConcurrent?: number): LeadModelTurn {
+  const text = messageText(ai.content);
+  const finish = ai.response_metadata?.finish_reason;
+  return {
+    messageRef: key,
+    contentBrief: boundText(text),
+    contentSha256: sha256Hex(text),
+    toolCalls: (ai.tool_calls ?? []).map(briefToolCall),
+    finishReason: typeof finish === 'string' ? finish : null,
+    usage: usageOfMessage(ai),
+    modelName,
+    ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
+  };
+}
