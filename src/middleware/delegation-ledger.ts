@@ -20,7 +20,9 @@ export const STATUS_ONLY_BRIEFS: Readonly<Record<Exclude<WireStatus, 'completed'
 
 /** `in_progress` while the task runs, then the wire status it ended with. */
 export const DELEGATION_STATUSES = ['in_progress', ...WIRE_STATUSES] as const;
+/** Zod enum of `DELEGATION_STATUSES`. */
 export const DelegationStatusSchema = z.enum(DELEGATION_STATUSES);
+/** One of `DELEGATION_STATUSES`. */
 export type DelegationStatus = z.infer<typeof DelegationStatusSchema>;
 
 /** One delegated `task` call as the durable ledger remembers it (SPEC Appendix B). */
@@ -40,6 +42,7 @@ export const DelegationEntrySchema = z.object({
   /** UTC ISO-8601 with a `Z` suffix. */
   created_at: z.iso.datetime(),
 });
+/** One ledger entry; field names are the persisted (wire) ones. */
 export type DelegationEntry = z.infer<typeof DelegationEntrySchema>;
 
 /** A hex sha256 of UTF-8 text. Injected so workflow code can pass a pure implementation. */
