@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 
 /** How often a long activity heartbeats while it waits on a model or tool. */
-export const HEARTBEAT_INTERVAL_MS = 5_000;
+export const HEARTBEAT_INTERVAL_MS = 2_000;
 
 /**
  * Runs `work` while heartbeating every few seconds, so cancellation reaches the activity and a

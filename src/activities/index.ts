@@ -16,4 +16,5 @@ export function createSubagentActivities(deps: ActivityDeps): SubagentActivities
 }
 
 export type { ActivityDeps } from './activity-deps';
+export { HEARTBEAT_INTERVAL_MS } from './heartbeat';
 export type { LeadActivities, SubagentActivities } from './activity-types';

@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createLeadActivities, createSubagentActivities } from '../activities';
+import { createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS } from '../activities';
 import type { LoadedConfig } from '../config';
 import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
@@ -72,6 +72,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     taskQueue: WORKFLOW_TASK_QUEUE,
     workflowBundle: await workflowBundle(),
     activities: createLeadActivities(deps),
+    maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
   });
   const subagents = await Worker.create({
     connection: options.connection,
@@ -79,6 +80,9 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     taskQueue: SUBAGENT_TASK_QUEUE,
     activities: createSubagentActivities(deps),
     maxConcurrentActivityTaskExecutions: config.subagent_runtime.max_running,
+    // Cancellation reaches an activity only through a heartbeat response: send them often enough
+    // that cancelling a run stops its subagents within seconds (the SDK default waits up to 24 s).
+    maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
   });
   return {
     workflow,

@@ -197,6 +197,7 @@ async function runTask(input: LeadRunInput, state: LeadRunState, task: TaskState
     setCurrentDetails(progressDetails(state));
     const outcome = await executeOnce(input, task, subagent, attempt);
     const decision = decideTaskOutcome(outcome, {
+      cancelRequested: CancellationScope.current().consideredCancelled,
       attempt,
       maxAttempts: input.limits.maxTaskAttempts,
       timeoutSeconds: subagent.timeoutSeconds,

@@ -18,6 +18,8 @@ export interface TerminalDecision {
 export type TaskDecision = { readonly kind: 'retry' } | TerminalDecision;
 
 export interface DecisionContext {
+  /** The run was cancelled before this outcome arrived: the cancellation is the first terminal writer. */
+  readonly cancelRequested: boolean;
   readonly attempt: number;
   readonly maxAttempts: number;
   readonly timeoutSeconds: number;
@@ -34,6 +36,8 @@ function terminal(status: WireStatus, error: string | null, result: SubagentExec
  * failure is a real result, and a start-to-close timeout is the task's execution cap.
  */
 export function decideTaskOutcome(outcome: ExecutionOutcome, ctx: DecisionContext): TaskDecision {
+  // A completion that arrives after the user cancelled is fenced: the task ends cancelled, once.
+  if (ctx.cancelRequested) return terminal('cancelled', null);
   switch (outcome.kind) {
     case 'result':
       return terminal(outcome.result.status, outcome.result.error, outcome.result);

@@ -1,7 +1,7 @@
 import type { SubagentExecutionResult } from '../../../src/contracts';
 import { decideTaskOutcome, type DecisionContext, type ExecutionOutcome } from '../../../src/workflows/task-outcome';
 
-const ctx: DecisionContext = { attempt: 1, maxAttempts: 3, timeoutSeconds: 1800, queueTimeoutSeconds: 300 };
+const ctx: DecisionContext = { cancelRequested: false, attempt: 1, maxAttempts: 3, timeoutSeconds: 1800, queueTimeoutSeconds: 300 };
 
 function result(overrides: Partial<SubagentExecutionResult> = {}): SubagentExecutionResult {
   return {
@@ -171,5 +171,17 @@ describe('decideTaskOutcome: unknown inputs', () => {
   it('throws on an unknown timeout type', () => {
     const bogus = { kind: 'timeout', timeoutType: 'SOMETIME' } as unknown as ExecutionOutcome;
     expect(() => decideTaskOutcome(bogus, ctx)).toThrow('unknown timeout type SOMETIME');
+  });
+});
+
+describe('cancellation fences late outcomes (first terminal writer wins)', () => {
+  const cancelled = { ...ctx, cancelRequested: true };
+  test.each([
+    ['a completed result', { kind: 'result', result: result() }],
+    ['a timeout', { kind: 'timeout', timeoutType: 'START_TO_CLOSE' }],
+    ['a lost worker', { kind: 'timeout', timeoutType: 'HEARTBEAT' }],
+    ['an error', { kind: 'error', message: 'boom' }],
+  ] as const)('%s arriving after the run was cancelled ends the task cancelled', (_name, outcome) => {
+    expect(decideTaskOutcome(outcome, cancelled)).toEqual({ kind: 'terminal', status: 'cancelled', stopReason: null, error: null, result: null });
   });
 });

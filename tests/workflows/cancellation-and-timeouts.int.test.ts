@@ -1,0 +1,120 @@
+import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startHarness, type Harness } from '../support/harness';
+import { createTestEnv } from '../support/temporal-env';
+
+let env: TestWorkflowEnvironment;
+let harness: Harness | null = null;
+
+beforeAll(async () => {
+  env = await createTestEnv();
+}, 60_000);
+
+afterEach(async () => {
+  await harness?.close();
+  harness = null;
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: work slowly`, subagent_type: 'general-purpose' } });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+test('cancelling a run cancels its running subagents within seconds; each ends cancelled exactly once', async () => {
+  harness = await startHarness(
+    env,
+    { lead: [{ tool_calls: [task(1), task(2), task(3)] }, { content: 'unreachable' }], subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] },
+    { subagent_runtime: { max_running: 3 } },
+  );
+  const h = harness;
+  const started = await h.client.startRun({ message: 'go', threadId: 'cancel-run', runId: 'run-1' });
+  await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.start'] })).length === 3);
+  const cancelledAt = Date.now();
+  await started.handle.cancel();
+  await expect(started.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  expect(Date.now() - cancelledAt).toBeLessThan(8_000);
+
+  const state = await h.client.getState(started.workflowId);
+  expect(state.status).toBe('cancelled');
+  expect(state.tasks.map((t) => t.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+  const ends = await h.stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.end'] });
+  expect(ends.map((e) => (e.payload as { status: string }).status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+  // Nothing completes after the cancel: no late completion can overwrite the terminal status.
+  await new Promise((r) => setTimeout(r, 500));
+  expect(await h.stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.end'] })).toHaveLength(3);
+});
+
+test('a task still queued when the run is cancelled never calls the model', async () => {
+  harness = await startHarness(
+    env,
+    { lead: [{ tool_calls: [task(1), task(2)] }, { content: 'unreachable' }], subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] },
+    { subagent_runtime: { max_running: 1 } },
+  );
+  const h = harness;
+  // Per-response limit is 1 with max_running 1, so ask for 2 and let the second one queue: run two runs.
+  const a = await h.client.startRun({ message: 'go', threadId: 'cancel-queued-a', runId: 'run-a' });
+  await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-a', eventTypes: ['subagent.start'] })).length === 1);
+  const b = await h.client.startRun({ message: 'go', threadId: 'cancel-queued-b', runId: 'run-b' });
+  await waitFor(async () => (await h.client.getState(b.workflowId)).tasks.length === 1);
+  await b.handle.cancel();
+  await expect(b.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  await a.handle.cancel();
+  await expect(a.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+
+  expect((await h.client.getState(b.workflowId)).tasks.map((t) => t.status)).toEqual(['cancelled']);
+  expect(await h.stores.events.listEvents({ runId: 'run-b', eventTypes: ['subagent.start'] })).toEqual([]);
+  // Two lead requests (one per run) and a single subagent request: run-b's task never reached a model.
+  expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(1);
+  const transcript = await h.stores.messages.listMessages('cancel-queued-b');
+  expect(transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m))).toEqual([]);
+});
+
+test('a subagent that runs past timeout_seconds ends timed_out with the execution-timeout message and frees its slot', async () => {
+  harness = await startHarness(
+    env,
+    {
+      lead: [{ tool_calls: [task(1)] }, { tool_calls: [{ name: 'task', args: { description: 'Quick', prompt: 'Quick one', subagent_type: 'general-purpose' } }] }, { content: 'done' }],
+      subagents: [
+        { match: 'Quick', turns: [{ content: 'quick done' }] },
+        { match: '*', turns: [{ content: 'too late', delay_ms: 30_000 }] },
+      ],
+    },
+    { subagent_runtime: { max_running: 1 }, subagents: { timeout_seconds: 2 } },
+  );
+  const { state } = await harness.run({ message: 'go', threadId: 'timeout-run', runId: 'run-1' });
+  expect(state.status).toBe('completed');
+  expect(state.tasks.map((t) => [t.status, t.error])).toEqual([
+    ['timed_out', 'Execution timed out after 2 seconds'],
+    ['completed', null],
+  ]);
+  const transcript = await harness.stores.messages.listMessages('timeout-run');
+  const tools = transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m));
+  expect(tools[0]?.content).toBe('Task timed out. Error: Execution timed out after 2 seconds');
+  expect(tools[0]?.additional_kwargs).toMatchObject({ subagent_status: 'timed_out', subagent_error: 'Execution timed out after 2 seconds' });
+});
+
+test('a task that waits longer than queue_timeout_seconds for a slot fails before any model call', async () => {
+  harness = await startHarness(
+    env,
+    { lead: [{ tool_calls: [task(1)] }, { content: 'done' }], subagents: [{ match: '*', turns: [{ content: 'slow', delay_ms: 6_000 }] }] },
+    { subagent_runtime: { max_running: 1, queue_timeout_seconds: 1 } },
+  );
+  const h = harness;
+  const blocker = await h.client.startRun({ message: 'go', threadId: 'queue-blocker', runId: 'run-blocker' });
+  await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-blocker', eventTypes: ['subagent.start'] })).length === 1);
+  const { state } = await h.run({ message: 'go', threadId: 'queue-waiter', runId: 'run-waiter' });
+  expect(state.tasks.map((t) => [t.status, t.error])).toEqual([['failed', 'Timed out after 1s waiting for a subagent execution slot']]);
+  expect(await h.stores.events.listEvents({ runId: 'run-waiter', eventTypes: ['subagent.start'] })).toEqual([]);
+  await blocker.handle.result();
+  expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(1);
+});
