@@ -29,6 +29,12 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description: 'The npm start demo: one lead turn with two parallel task calls (general-purpose, bash), then a final answer.',
     scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
   },
+  'safety-net': {
+    file: 'demo-lead-run-safety-net.json',
+    description:
+      'The demo again, recorded with the per-task safety-net timers (patch "task-polling-safety-net"): two parallel tasks, each raced against its timeout + grace.',
+    scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+  },
   'delegation-limit': {
     file: 'delegation-limit.json',
     description:

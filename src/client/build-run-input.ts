@@ -63,6 +63,7 @@ export function buildLeadRunInput(
       maxTotal: Math.max(1, Math.min(request.maxTotal ?? config.subagents.max_total_per_run, 50)),
       maxLeadTurns: agent?.max_turns ?? DEFAULT_LEAD_MAX_TURNS,
       queueTimeoutSeconds: config.subagent_runtime.queue_timeout_seconds,
+      pollingGraceSeconds: config.subagent_runtime.polling_grace_seconds,
       maxTaskAttempts: DEFAULT_MAX_TASK_ATTEMPTS,
     },
     allowedSubagents,

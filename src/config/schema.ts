@@ -122,6 +122,8 @@ export const SubagentRuntimeConfigSchema = z.strictObject({
   max_queued: z.number().int().min(0).max(10_000).default(64),
   admission_policy: z.enum(['queue', 'reject']).default('queue'),
   queue_timeout_seconds: z.number().int().min(1).max(86_400).default(300),
+  /** Safety net beyond a task's timeout, counted from dispatch (queue wait included): then `polling_timed_out`. */
+  polling_grace_seconds: z.number().int().min(1).max(3600).default(60),
 });
 export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
 

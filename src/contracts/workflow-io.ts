@@ -22,6 +22,8 @@ export const RunLimitsSchema = z.object({
   maxLeadTurns: z.number().int().min(1),
   /** Admission wait for a subagent slot before the task fails. */
   queueTimeoutSeconds: z.number().int().positive(),
+  /** Safety net beyond a task's timeout, counted from dispatch: then the task ends `polling_timed_out`. */
+  pollingGraceSeconds: z.number().int().positive().default(60),
   /** Executions of one task when a worker is lost mid-task. */
   maxTaskAttempts: z.number().int().min(1).max(10),
 });

@@ -4,6 +4,7 @@ import {
   isCancellation,
   patched,
   proxyActivities,
+  sleep,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -32,11 +33,14 @@ import { classifyActivityFailure, failureMessage } from './classify-activity-fai
 import { leadRunStateQuery } from './lead-run-messages';
 import { progressDetails } from './progress-details';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
-import { decideTaskOutcome, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
+import { decideTaskOutcome, pollingTimedOut, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
 import { validateTaskCall } from './validate-task-call';
 
 /** Patch marker of the delegation limit (runs recorded before it dispatched every `task` call). */
 export const DELEGATION_LIMIT_PATCH = 'delegation-limit';
+
+/** Patch marker of the per-task safety-net timer (`polling_timed_out`). */
+export const POLLING_SAFETY_NET_PATCH = 'task-polling-safety-net';
 
 /** A dead worker's lease on a subagent expires after this long without a heartbeat. */
 const SUBAGENT_HEARTBEAT_TIMEOUT = '30 seconds';
@@ -176,7 +180,7 @@ async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: To
     attempts: 0,
   };
   state.tasks.push(task);
-  const decision = await runTask(input, state, task, check.subagent);
+  const decision = await runTaskWithSafetyNet(input, state, task, check.subagent);
   applyDecision(task, decision);
   setCurrentDetails(progressDetails(state));
   // The terminal event must be written even when the run is being cancelled.
@@ -188,6 +192,33 @@ async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: To
     { key: SA_STOP_REASONS, value: unique(state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
   ]);
   return { kind: 'subagent', toolCallId: call.id, task };
+}
+
+/**
+ * Runs a task under the workflow-side safety net: if it is not done within its timeout plus the
+ * grace period after dispatch (queue wait included), it is cancelled and ends `polling_timed_out`.
+ * Runs recorded before the safety net existed had no such timer and replay without it.
+ */
+async function runTaskWithSafetyNet(input: LeadRunInput, state: LeadRunState, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
+  if (!patched(POLLING_SAFETY_NET_PATCH)) return runTask(input, state, task, subagent);
+  const work = new CancellationScope();
+  const timer = new CancellationScope();
+  let overrun = false;
+  const netMs = (subagent.timeoutSeconds + input.limits.pollingGraceSeconds) * 1000;
+  const net = timer
+    .run(() => sleep(netMs, { summary: `safety net: ${task.taskId}` }))
+    .then(() => {
+      overrun = true;
+      work.cancel();
+    })
+    .catch(() => undefined);
+  try {
+    const decision = await work.run(() => runTask(input, state, task, subagent));
+    return overrun ? pollingTimedOut(subagent.timeoutSeconds, 'running') : decision;
+  } finally {
+    timer.cancel();
+    await net;
+  }
 }
 
 async function runTask(input: LeadRunInput, state: LeadRunState, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {

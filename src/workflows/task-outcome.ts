@@ -67,3 +67,15 @@ export function decideTaskOutcome(outcome: ExecutionOutcome, ctx: DecisionContex
     }
   }
 }
+
+/**
+ * The safety net's verdict when a task outlives its timeout plus the grace period, counted from
+ * dispatch (SPEC §3.7 step 9): the task is given up on and cancelled.
+ */
+export function pollingTimedOut(timeoutSeconds: number, status: string): TerminalDecision {
+  const minutes = Math.floor(timeoutSeconds / 60);
+  return terminal(
+    'polling_timed_out',
+    `Task polling timed out after ${minutes} minutes. This may indicate the background task is stuck. Status: ${status}`,
+  );
+}

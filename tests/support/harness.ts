@@ -24,6 +24,7 @@ export interface Harness {
   readonly loaded: LoadedConfig;
   /** Every chat-model request the workers made. */
   readonly recorder: ModelRequestRecorder;
+  readonly workers: DeerflowWorkers;
   readonly stores: Stores;
   readonly client: DeerFlowClient;
   readonly dir: string;
@@ -68,6 +69,7 @@ export async function startHarness(
   return {
     loaded,
     recorder,
+    workers,
     stores,
     client,
     dir,

@@ -118,3 +118,29 @@ test('a task that waits longer than queue_timeout_seconds for a slot fails befor
   await blocker.handle.result();
   expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(1);
 });
+
+test('the safety net gives up on a task not done within timeout + grace after dispatch: polling_timed_out', async () => {
+  harness = await startHarness(
+    env,
+    { lead: [{ tool_calls: [task(1)] }, { content: 'done' }], subagents: [{ match: '*', turns: [{ content: 'never' }] }] },
+    { subagent_runtime: { queue_timeout_seconds: 60, polling_grace_seconds: 1 }, subagents: { timeout_seconds: 2 } },
+  );
+  // No subagent worker is polling (all down): the task waits in the queue until the net fires at 2 + 1 s.
+  harness.workers.subagents.shutdown();
+  const started = Date.now();
+  const { state } = await harness.run({ message: 'go', threadId: 'net-victim', runId: 'run-victim' });
+  expect(Date.now() - started).toBeLessThan(6_000);
+  expect(state.status).toBe('completed');
+  expect(state.tasks.map((t) => [t.status, t.error])).toEqual([
+    ['polling_timed_out', 'Task polling timed out after 0 minutes. This may indicate the background task is stuck. Status: running'],
+  ]);
+  const h = harness;
+  expect(await h.stores.events.listEvents({ runId: 'run-victim', eventTypes: ['subagent.start'] })).toEqual([]);
+  const ends = await h.stores.events.listEvents({ runId: 'run-victim', eventTypes: ['subagent.end'] });
+  expect(ends.map((e) => (e.payload as { status: string }).status)).toEqual(['timed_out']);
+  const transcript = await h.stores.messages.listMessages('net-victim');
+  const tool = transcript.map((r) => mapStoredMessageToChatMessage(r.message)).find((m) => ToolMessage.isInstance(m));
+  expect(tool?.content).toBe('Task polling timed out after 0 minutes. This may indicate the background task is stuck. Status: running');
+  expect(tool?.additional_kwargs['subagent_status']).toBe('polling_timed_out');
+  expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(0);
+});

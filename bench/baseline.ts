@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import { bundleWorkflowCode, Worker, type NativeConnection } from '@temporalio/worker';
+import { baselineActivities } from './baseline-activities';
+import type { BaselineFanOutInput } from './baseline-workflows';
+import { quietBundlerLogger } from './logging';
+
+/** Task queue of the baseline workflow (its own: never shared with deerflow's queues). */
+export const BASELINE_WORKFLOW_TASK_QUEUE = 'bench-baseline';
+
+/** Task queue of the baseline activity worker that has `slots` activity slots. */
+export function baselineActivityTaskQueue(slots: number): string {
+  return `bench-baseline-activities-${slots}`;
+}
+
+/** The baseline's workers: one workflow worker plus one activity worker per slot count. */
+export interface BaselineWorkers {
+  run(): Promise<void>;
+  shutdown(): void;
+}
+
+/**
+ * Bundles `baseline-workflows.ts` on its own and creates the baseline workers. Like deerflow, the
+ * workflow worker uses the SDK defaults and each activity worker is bounded only by its slots.
+ */
+export async function createBaselineWorkers(
+  connection: NativeConnection,
+  namespace: string,
+  slotCounts: readonly number[],
+): Promise<BaselineWorkers> {
+  const workflowBundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('./baseline-workflows'),
+    logger: quietBundlerLogger,
+  });
+  const workers: Worker[] = [
+    await Worker.create({ connection, namespace, taskQueue: BASELINE_WORKFLOW_TASK_QUEUE, workflowBundle }),
+  ];
+  for (const slots of new Set(slotCounts)) {
+    workers.push(
+      await Worker.create({
+        connection,
+        namespace,
+        taskQueue: baselineActivityTaskQueue(slots),
+        activities: baselineActivities,
+        maxConcurrentActivityTaskExecutions: slots,
+      }),
+    );
+  }
+  return {
+    run: async () => {
+      await Promise.all(workers.map((w) => w.run()));
+    },
+    shutdown: () => {
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+    },
+  };
+}
+
+/** Starts one baseline workflow running `count` no-op activities and waits for it; returns its id. */
+export async function runBaseline(client: Client, count: number, slots: number): Promise<string> {
+  const workflowId = `bench-baseline-${count}-${slots}-${randomUUID()}`;
+  const input: BaselineFanOutInput = { count, activityTaskQueue: baselineActivityTaskQueue(slots) };
+  const done = await client.workflow.execute('baselineFanOutWorkflow', {
+    taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
+    workflowId,
+    args: [input],
+  });
+  if (done !== count) throw new Error(`baseline workflow ${workflowId} completed ${String(done)} of ${count} activities`);
+  return workflowId;
+}

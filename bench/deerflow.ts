@@ -1,0 +1,170 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Client } from '@temporalio/client';
+import type { NativeConnection } from '@temporalio/worker';
+import { stringify } from 'yaml';
+import { DeerFlowClient, MAX_CONCURRENT_CEILING } from '../src/client';
+import { loadConfig, type LoadedConfig } from '../src/config';
+import type { LeadRunState } from '../src/contracts';
+import { openStores, type Stores } from '../src/store';
+import { createWorkers, type DeerflowWorkers } from '../src/worker/create-workers';
+
+/** Hard per-run `task` limit of deerflow (`subagents.max_total_per_run` is validated to 1..50). */
+export const MAX_TOTAL_PER_RUN_CEILING = 50;
+
+/** Settings of the deerflow side of the benchmark. */
+export interface DeerflowBenchOptions {
+  readonly connection: NativeConnection;
+  readonly temporal: Client;
+  readonly namespace: string;
+  /** Folder for config, scenarios and the SQLite store (the caller deletes it). */
+  readonly dir: string;
+  /** Every N the benchmark will measure (scenarios are written for them up front). */
+  readonly taskCounts: readonly number[];
+  /** `subagent_runtime.max_running`: the subagent worker's slots and the per-response task limit. */
+  readonly maxRunning: number;
+  /** `subagents.max_total_per_run`: tasks one lead run may delegate (1..50). */
+  readonly maxTotalPerRun: number;
+}
+
+/** How N tasks are spread: lead runs started at once, each delegating `tasksPerRun[i]` tasks. */
+export interface RunPlan {
+  readonly tasks: number;
+  readonly tasksPerRun: readonly number[];
+  /** Task calls per lead response (the run's `maxConcurrent`). */
+  readonly callsPerTurn: number;
+  /** Lead model turns per run: ceil(tasks / callsPerTurn) delegating turns plus the final answer. */
+  readonly leadTurnsPerRun: readonly number[];
+}
+
+/** Outcome of one measured deerflow repetition. */
+export interface DeerflowRepetition {
+  readonly workflowIds: readonly string[];
+}
+
+/** DeerFlow workers on the shared dev server, ready to run N-task lead runs. */
+export interface DeerflowBench {
+  readonly loaded: LoadedConfig;
+  plan(tasks: number): RunPlan;
+  /** Starts the planned lead runs at once and waits until all completed with every task completed. */
+  run(tasks: number): Promise<DeerflowRepetition>;
+  close(): Promise<void>;
+}
+
+const SUBAGENT_ANSWER = 'done';
+
+/** Splits `tasks` into as few runs as the per-run limit allows, as evenly as possible. */
+export function splitIntoRuns(tasks: number, maxTotalPerRun: number): number[] {
+  const runs = Math.ceil(tasks / maxTotalPerRun);
+  const base = Math.floor(tasks / runs);
+  return Array.from({ length: runs }, (_, i) => base + (i < tasks % runs ? 1 : 0));
+}
+
+function modelNameFor(tasksInRun: number): string {
+  return `bench-k${tasksInRun}`;
+}
+
+/**
+ * Lead scenario for one run of `tasksInRun` tasks: delegating turns of at most `callsPerTurn` task
+ * calls, then a final answer. Every subagent answers at once (`*` rule, one turn, no tool calls).
+ */
+function scenarioFor(tasksInRun: number, callsPerTurn: number): Record<string, unknown> {
+  const lead: Record<string, unknown>[] = [];
+  for (let first = 0; first < tasksInRun; first += callsPerTurn) {
+    const last = Math.min(first + callsPerTurn, tasksInRun);
+    lead.push({
+      tool_calls: Array.from({ length: last - first }, (_, offset) => {
+        const index = first + offset;
+        return {
+          name: 'task',
+          args: { subagent_type: 'general-purpose', description: `Bench task ${index}`, prompt: `Bench task ${index}: answer at once.` },
+        };
+      }),
+      usage: { input_tokens: 100, output_tokens: 10 },
+    });
+  }
+  lead.push({ content: `All ${tasksInRun} tasks are done.`, usage: { input_tokens: 100, output_tokens: 10 } });
+  return {
+    lead,
+    subagents: [{ match: '*', turns: [{ content: SUBAGENT_ANSWER, usage: { input_tokens: 50, output_tokens: 5 } }] }],
+  };
+}
+
+/**
+ * Writes a config.yaml with one scripted model per distinct run size (a scenario's lead list is
+ * fixed, so the run's model picks how many tasks it delegates), opens a SQLite store in `dir` and
+ * starts the real deerflow workers (`createWorkers`) on the shared connection.
+ */
+export async function createDeerflowBench(options: DeerflowBenchOptions): Promise<DeerflowBench> {
+  const callsPerTurn = Math.min(options.maxRunning, MAX_CONCURRENT_CEILING);
+  const plan = (tasks: number): RunPlan => {
+    const tasksPerRun = splitIntoRuns(tasks, options.maxTotalPerRun);
+    return { tasks, tasksPerRun, callsPerTurn, leadTurnsPerRun: tasksPerRun.map((k) => Math.ceil(k / callsPerTurn) + 1) };
+  };
+  const runSizes = [...new Set(options.taskCounts.flatMap((n) => plan(n).tasksPerRun))].sort((a, b) => a - b);
+  for (const size of runSizes) writeFileSync(join(options.dir, `scenario-k${size}.yaml`), stringify(scenarioFor(size, callsPerTurn)));
+  const dataDir = join(options.dir, 'data');
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(
+    join(options.dir, 'config.yaml'),
+    stringify({
+      models: runSizes.map((size) => ({ name: modelNameFor(size), provider: 'scripted', script: `./scenario-k${size}.yaml` })),
+      default_model: modelNameFor(runSizes[0] ?? 1),
+      subagents: { max_total_per_run: options.maxTotalPerRun },
+      subagent_runtime: { max_running: options.maxRunning },
+      store: { data_dir: dataDir },
+    }),
+  );
+  const loaded = loadConfig({ path: join(options.dir, 'config.yaml'), env: {} });
+  const stores: Stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+  let workers: DeerflowWorkers;
+  try {
+    workers = await createWorkers({ connection: options.connection, namespace: options.namespace, loaded, stores });
+  } catch (err) {
+    await stores.close();
+    throw err;
+  }
+  const running = workers.run();
+  const client = new DeerFlowClient(options.temporal, loaded.config, stores.agents);
+  let sequence = 0;
+
+  return {
+    loaded,
+    plan,
+    async run(tasks) {
+      const { tasksPerRun } = plan(tasks);
+      const batch = ++sequence;
+      const started = await Promise.all(
+        tasksPerRun.map((k, i) =>
+          client.startRun({
+            message: `Run ${k} bench tasks in parallel.`,
+            threadId: `bench-${batch}-${i}`,
+            modelName: modelNameFor(k),
+            maxConcurrent: callsPerTurn,
+            maxTotal: k,
+          }),
+        ),
+      );
+      const states = await Promise.all(started.map((s) => s.handle.result() as Promise<LeadRunState>));
+      states.forEach((state, i) => checkRun(state, tasksPerRun[i] ?? 0, started[i]?.workflowId ?? '?'));
+      return { workflowIds: started.map((s) => s.workflowId) };
+    },
+    async close() {
+      workers.shutdown();
+      await running;
+      await stores.close();
+    },
+  };
+}
+
+/** A benchmark of failed runs measures nothing: insist that every task really completed. */
+function checkRun(state: LeadRunState, expectedTasks: number, workflowId: string): void {
+  const completed = state.tasks.filter((t) => t.status === 'completed' && t.resultBrief === SUBAGENT_ANSWER).length;
+  if (state.status !== 'completed' || state.tasks.length !== expectedTasks || completed !== expectedTasks) {
+    const statuses = state.tasks.map((t) => `${t.status}${t.error ? ` (${t.error})` : ''}`).join(', ');
+    throw new Error(
+      `lead run ${workflowId} ended ${state.status} with ${completed}/${expectedTasks} tasks completed ` +
+        `(${state.tasks.length} delegated${state.error ? `; ${state.error}` : ''}): ${statuses}`,
+    );
+  }
+}

@@ -1,0 +1,136 @@
+import type { Client, WorkflowHandle } from '@temporalio/client';
+
+type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
+type HistoryEvent = NonNullable<History['events']>[number];
+type LongLike = number | { toNumber(): number };
+
+/** Queue wait (scheduled -> started) and execution (started -> closed) of one kind of task. */
+export interface TaskTimings {
+  count: number;
+  queueMs: number[];
+  execMs: number[];
+}
+
+/** What one or more workflow histories say about where the time went. */
+export interface HistoryProfile {
+  workflows: number;
+  events: number;
+  /** History events per event type (`ActivityTaskScheduled`, ...). */
+  eventTypes: Map<string, number>;
+  /** Per activity type. */
+  activities: Map<string, TaskTimings>;
+  workflowTasks: TaskTimings;
+  /** Sum over workflows of first event -> last event. */
+  spanMs: number;
+  /** Per activity type: wall time in which at least one activity of the type was scheduled or running (summed over workflows). */
+  coveredMs: Map<string, number>;
+}
+
+function toNumber(value: LongLike | null | undefined): number {
+  if (value === null || value === undefined) return 0;
+  return typeof value === 'number' ? value : value.toNumber();
+}
+
+function eventMs(event: HistoryEvent): number {
+  const ts = event.eventTime;
+  return ts ? toNumber(ts.seconds as LongLike | null | undefined) * 1000 + (ts.nanos ?? 0) / 1e6 : 0;
+}
+
+/** `ActivityTaskScheduled` for an event carrying `activityTaskScheduledEventAttributes`, and so on. */
+function eventTypeName(event: HistoryEvent): string {
+  for (const [key, value] of Object.entries(event)) {
+    if (key.endsWith('EventAttributes') && value !== null && value !== undefined) {
+      const name = key.slice(0, -'EventAttributes'.length);
+      return name.charAt(0).toUpperCase() + name.slice(1);
+    }
+  }
+  return 'Unknown';
+}
+
+function emptyTimings(): TaskTimings {
+  return { count: 0, queueMs: [], execMs: [] };
+}
+
+/** Length of the union of [start, end] intervals. */
+function coveredLength(intervals: Array<[number, number]>): number {
+  const sorted = [...intervals].sort((a, b) => a[0] - b[0]);
+  let total = 0;
+  let current: [number, number] | null = null;
+  for (const [start, end] of sorted) {
+    if (current === null || start > current[1]) {
+      if (current) total += current[1] - current[0];
+      current = [start, end];
+    } else if (end > current[1]) current[1] = end;
+  }
+  if (current) total += current[1] - current[0];
+  return total;
+}
+
+/** Adds one workflow's history to `profile`. */
+function addHistory(profile: HistoryProfile, history: History): void {
+  const events = history.events ?? [];
+  profile.workflows += 1;
+  profile.events += events.length;
+  for (const event of events) {
+    const type = eventTypeName(event);
+    profile.eventTypes.set(type, (profile.eventTypes.get(type) ?? 0) + 1);
+  }
+  const first = events[0];
+  const last = events[events.length - 1];
+  if (first && last) profile.spanMs += eventMs(last) - eventMs(first);
+
+  const byId = new Map<number, HistoryEvent>();
+  for (const event of events) byId.set(toNumber(event.eventId as LongLike | null | undefined), event);
+  const intervals = new Map<string, Array<[number, number]>>();
+
+  for (const event of events) {
+    const wftDone = event.workflowTaskCompletedEventAttributes;
+    if (wftDone) {
+      const scheduled = byId.get(toNumber(wftDone.scheduledEventId as LongLike | null | undefined));
+      const started = byId.get(toNumber(wftDone.startedEventId as LongLike | null | undefined));
+      profile.workflowTasks.count += 1;
+      if (scheduled && started) {
+        profile.workflowTasks.queueMs.push(eventMs(started) - eventMs(scheduled));
+        profile.workflowTasks.execMs.push(eventMs(event) - eventMs(started));
+      }
+      continue;
+    }
+    const closed =
+      event.activityTaskCompletedEventAttributes ??
+      event.activityTaskFailedEventAttributes ??
+      event.activityTaskTimedOutEventAttributes ??
+      event.activityTaskCanceledEventAttributes;
+    if (!closed) continue;
+    const scheduled = byId.get(toNumber(closed.scheduledEventId as LongLike | null | undefined));
+    const started = byId.get(toNumber(closed.startedEventId as LongLike | null | undefined));
+    const type = scheduled?.activityTaskScheduledEventAttributes?.activityType?.name ?? '(unknown)';
+    const timings = profile.activities.get(type) ?? emptyTimings();
+    profile.activities.set(type, timings);
+    timings.count += 1;
+    if (scheduled && started) {
+      timings.queueMs.push(eventMs(started) - eventMs(scheduled));
+      timings.execMs.push(eventMs(event) - eventMs(started));
+    }
+    if (scheduled) {
+      const list = intervals.get(type) ?? [];
+      intervals.set(type, list);
+      list.push([eventMs(scheduled), eventMs(event)]);
+    }
+  }
+  for (const [type, list] of intervals) profile.coveredMs.set(type, (profile.coveredMs.get(type) ?? 0) + coveredLength(list));
+}
+
+/** Fetches the histories of `workflowIds` and profiles them together. */
+export async function profileWorkflows(client: Client, workflowIds: readonly string[]): Promise<HistoryProfile> {
+  const profile: HistoryProfile = {
+    workflows: 0,
+    events: 0,
+    eventTypes: new Map(),
+    activities: new Map(),
+    workflowTasks: emptyTimings(),
+    spanMs: 0,
+    coveredMs: new Map(),
+  };
+  for (const id of workflowIds) addHistory(profile, await client.workflow.getHandle(id).fetchHistory());
+  return profile;
+}

@@ -1,0 +1,300 @@
+/**
+ * Orchestration overhead benchmark: wall time per subagent task of deerflow (scripted model, zero
+ * latency) as a ratio against a raw Temporal activity round trip measured in the same run on the
+ * same embedded dev server. See bench/README.md.
+ *
+ *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup 2] [--max-running 64] [--max-total 50]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { Command, InvalidArgumentError } from 'commander';
+import { startDevServer } from '../src/devserver';
+import { createBaselineWorkers, runBaseline } from './baseline';
+import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, type DeerflowBench, type RunPlan } from './deerflow';
+import { profileWorkflows, type HistoryProfile, type TaskTimings } from './history';
+import { installBenchRuntime } from './logging';
+import { fixed, max, median, min, table } from './stats';
+
+interface BenchOptions {
+  readonly tasks: number[];
+  readonly reps: number;
+  readonly warmup: number;
+  readonly maxRunning: number;
+  readonly maxTotal: number;
+  readonly history: boolean;
+}
+
+/** One measured execution: wall time and this process's CPU time (workers + client). */
+interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** A variant measured for one N: the raw baseline with some slot count, or deerflow. */
+interface Variant {
+  readonly label: string;
+  readonly run: () => Promise<readonly string[]>;
+  readonly samples: Sample[];
+  lastWorkflowIds: readonly string[];
+}
+
+interface Measurement {
+  readonly tasks: number;
+  readonly plan: RunPlan;
+  readonly rawMatched: Variant;
+  readonly rawPerN: Variant;
+  readonly deerflow: Variant;
+}
+
+function positiveInt(label: string, lo = 1, hi = Number.MAX_SAFE_INTEGER) {
+  return (raw: string): number => {
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
+    return value;
+  };
+}
+
+function taskList(raw: string): number[] {
+  const values = raw.split(',').map((part) => positiveInt('each task count', 1, 1000)(part.trim()));
+  return [...new Set(values)].sort((a, b) => a - b);
+}
+
+function parseOptions(argv: readonly string[]): BenchOptions {
+  const program = new Command()
+    .name('npm run bench --')
+    .description('Orchestration overhead per subagent task vs a raw Temporal activity round trip (same run, same server).')
+    .option('--tasks <list>', 'comma-separated task counts N', taskList, [1, 10, 100])
+    .option('--reps <n>', 'measured repetitions per N and variant', positiveInt('--reps', 1, 1000), 10)
+    .option('--warmup <n>', 'unmeasured repetitions per N and variant first', positiveInt('--warmup', 0, 100), 2)
+    .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
+    .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
+    .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
+    .showHelpAfterError();
+  program.parse([...argv]);
+  const o = program.opts<{ tasks: number[]; reps: number; warmup: number; maxRunning: number; maxTotal: number; history: boolean }>();
+  return { tasks: o.tasks, reps: o.reps, warmup: o.warmup, maxRunning: o.maxRunning, maxTotal: o.maxTotal, history: o.history };
+}
+
+async function measure(variant: Variant, record: boolean): Promise<void> {
+  const cpuBefore = process.cpuUsage();
+  const t0 = performance.now();
+  const ids = await variant.run();
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (!record) return;
+  variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+  variant.lastWorkflowIds = ids;
+}
+
+function perTask(variant: Variant, tasks: number, field: keyof Sample): number[] {
+  return variant.samples.map((s) => s[field] / tasks);
+}
+
+function planText(plan: RunPlan): string {
+  const runs = plan.tasksPerRun.length;
+  const sizes = [...new Set(plan.tasksPerRun)].join('/');
+  const turns = [...new Set(plan.leadTurnsPerRun)].join('/');
+  return `${runs} run${runs === 1 ? '' : 's'} x ${sizes} task${plan.tasks === 1 ? '' : 's'}, ${turns} lead turns`;
+}
+
+function medMin(values: readonly number[], digits = 2): string {
+  return `${fixed(median(values), digits)} / ${fixed(min(values), digits)}`;
+}
+
+function ratio(deerflow: readonly number[], raw: readonly number[]): string {
+  return `${fixed(median(deerflow) / median(raw), 1)}x / ${fixed(min(deerflow) / min(raw), 1)}x`;
+}
+
+function report(options: BenchOptions, results: readonly Measurement[]): string {
+  const matched = `raw slots=${options.maxRunning}`;
+  const absolute = table(
+    ['N', 'deerflow plan', `${matched} ms/task`, 'raw slots=N ms/task', 'deerflow ms/task', 'deerflow ms/run'],
+    results.map((m) => [
+      String(m.tasks),
+      planText(m.plan),
+      medMin(perTask(m.rawMatched, m.tasks, 'wallMs')),
+      medMin(perTask(m.rawPerN, m.tasks, 'wallMs')),
+      medMin(perTask(m.deerflow, m.tasks, 'wallMs')),
+      medMin(m.deerflow.samples.map((s) => s.wallMs), 0),
+    ]),
+  );
+  const ratios = table(
+    ['N', `deerflow / ${matched}`, 'deerflow / raw slots=N'],
+    results.map((m) => {
+      const d = perTask(m.deerflow, m.tasks, 'wallMs');
+      return [String(m.tasks), ratio(d, perTask(m.rawMatched, m.tasks, 'wallMs')), ratio(d, perTask(m.rawPerN, m.tasks, 'wallMs'))];
+    }),
+  );
+  const cpu = table(
+    ['N', `${matched} CPU ms/task`, 'deerflow CPU ms/task', 'ratio'],
+    results.map((m) => {
+      const d = perTask(m.deerflow, m.tasks, 'cpuMs');
+      const r = perTask(m.rawMatched, m.tasks, 'cpuMs');
+      return [String(m.tasks), fixed(median(r), 2), fixed(median(d), 2), `${fixed(median(d) / median(r), 1)}x`];
+    }),
+  );
+  return [
+    `Wall time per task, ms (median / min over ${options.reps} reps; every run includes start, all tasks and completion):`,
+    absolute,
+    '',
+    'Orchestration overhead ratio (median of deerflow / median of raw, then min / min):',
+    ratios,
+    '',
+    'CPU time per task of this process (all workers + client; the dev server is a separate process), median:',
+    cpu,
+  ].join('\n');
+}
+
+function timingsRow(label: string, timings: TaskTimings, covered: number | undefined, spanMs: number, tasks: number): string[] {
+  return [
+    label,
+    fixed(timings.count / tasks, 2),
+    `${fixed(median(timings.queueMs), 1)} / ${fixed(max(timings.queueMs), 1)}`,
+    `${fixed(median(timings.execMs), 1)} / ${fixed(max(timings.execMs), 1)}`,
+    covered === undefined ? '-' : `${fixed(covered, 0)} (${fixed((100 * covered) / spanMs, 0)}%)`,
+  ];
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+function profileText(label: string, profile: HistoryProfile, tasks: number): string {
+  const rows: string[][] = [timingsRow('workflow task', profile.workflowTasks, undefined, profile.spanMs, tasks)];
+  const activityTypes = [...profile.activities.keys()].sort();
+  for (const type of activityTypes) {
+    const timings = profile.activities.get(type);
+    if (timings) rows.push(timingsRow(type, timings, profile.coveredMs.get(type), profile.spanMs, tasks));
+  }
+  const activities = [...profile.activities.values()].reduce((sum, t) => sum + t.count, 0);
+  return [
+    `  ${label}: ${profile.workflows} workflow(s), span ${fixed(profile.spanMs, 0)} ms, ` +
+      `${fixed(profile.events / tasks, 2)} history events/task, ${fixed(activities / tasks, 2)} activities/task`,
+    `    events/task by type: ${[...profile.eventTypes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([type, count]) => `${type} ${fixed(count / tasks, 2)}`)
+      .join(', ')}`,
+    indent(table(['kind', 'per task', 'queue ms med/max', 'exec ms med/max', 'busy ms (of span)'], rows), '    '),
+  ].join('\n');
+}
+
+async function historyReport(client: Client, results: readonly Measurement[]): Promise<string> {
+  const parts = [
+    'Where the time goes (histories of the last measured repetition; queue = scheduled->started, exec = started->closed,',
+    'busy = wall time with at least one such activity scheduled or running, summed over the lead runs):',
+  ];
+  for (const m of results) {
+    const deerflow = await profileWorkflows(client, m.deerflow.lastWorkflowIds);
+    const raw = await profileWorkflows(client, m.rawMatched.lastWorkflowIds);
+    parts.push('', `N=${m.tasks}`, profileText(`deerflow (${planText(m.plan)})`, deerflow, m.tasks), profileText(m.rawMatched.label, raw, m.tasks));
+  }
+  return parts.join('\n');
+}
+
+/** Runs cleanups once, last registered first; a failing cleanup does not stop the others. */
+function cleanupStack() {
+  const steps: Array<{ name: string; fn: () => Promise<void> }> = [];
+  let done: Promise<void> | null = null;
+  return {
+    push(name: string, fn: () => Promise<void>) {
+      steps.push({ name, fn });
+    },
+    run(): Promise<void> {
+      done ??= (async () => {
+        for (const step of steps.reverse()) {
+          await step.fn().catch((err: unknown) => console.error(`cleanup (${step.name}) failed: ${String(err)}`));
+        }
+      })();
+      return done;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv);
+  installBenchRuntime();
+  const cleanup = cleanupStack();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`\n${signal}: stopping workers and the dev server ...`);
+      void cleanup.run().finally(() => process.exit(130));
+    });
+  }
+  const log = (line: string) => console.error(line);
+
+  try {
+    const startedAt = performance.now();
+    log('starting the embedded Temporal dev server ...');
+    const server = await startDevServer();
+    cleanup.push('dev server', () => server.stop());
+    const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-'));
+    cleanup.push('temp dir', async () => rmSync(dir, { recursive: true, force: true }));
+    const connection = await Connection.connect({ address: server.address });
+    cleanup.push('client connection', () => connection.close());
+    const client = new Client({ connection, namespace: server.namespace });
+    const nativeConnection = await NativeConnection.connect({ address: server.address });
+    cleanup.push('worker connection', () => nativeConnection.close());
+
+    log('bundling workflows and starting workers ...');
+    const baselineWorkers = await createBaselineWorkers(nativeConnection, server.namespace, [options.maxRunning, ...options.tasks]);
+    const baselineRunning = baselineWorkers.run();
+    cleanup.push('baseline workers', async () => {
+      baselineWorkers.shutdown();
+      await baselineRunning;
+    });
+    const deerflow: DeerflowBench = await createDeerflowBench({
+      connection: nativeConnection,
+      temporal: client,
+      namespace: server.namespace,
+      dir,
+      taskCounts: options.tasks,
+      maxRunning: options.maxRunning,
+      maxTotalPerRun: options.maxTotal,
+    });
+    cleanup.push('deerflow workers', () => deerflow.close());
+
+    const machine = `${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
+    console.log(`deerflow orchestration overhead benchmark: ${machine}`);
+    console.log(
+      `dev server ${server.address}; subagent_runtime.max_running=${options.maxRunning}, ` +
+        `subagents.max_total_per_run=${options.maxTotal}; ${options.warmup} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
+    );
+    console.log('');
+
+    const results: Measurement[] = [];
+    for (const tasks of options.tasks) {
+      const variant = (label: string, run: () => Promise<readonly string[]>): Variant => ({ label, run, samples: [], lastWorkflowIds: [] });
+      const rawMatched = variant(`raw slots=${options.maxRunning}`, async () => [await runBaseline(client, tasks, options.maxRunning)]);
+      const rawPerN = tasks === options.maxRunning ? rawMatched : variant(`raw slots=${tasks}`, async () => [await runBaseline(client, tasks, tasks)]);
+      const df = variant('deerflow', async () => (await deerflow.run(tasks)).workflowIds);
+      const measured = [...new Set([rawMatched, rawPerN, df])];
+      const phaseStart = performance.now();
+      for (let i = 0; i < options.warmup; i++) for (const v of measured) await measure(v, false);
+      for (let i = 0; i < options.reps; i++) for (const v of measured) await measure(v, true);
+      log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
+      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df });
+    }
+
+    console.log(report(options, results));
+    if (options.history) {
+      console.log('');
+      console.log(await historyReport(client, results));
+    }
+    console.log('');
+    console.log(`total ${fixed((performance.now() - startedAt) / 1000, 1)} s`);
+  } finally {
+    await cleanup.run();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
+});
