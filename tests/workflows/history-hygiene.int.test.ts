@@ -39,7 +39,7 @@ test('a 10-turn lead run keeps transcripts out of workflow history (bounded brie
     { content: 'All nine reports are in.' },
   ];
   const subagents = Array.from({ length: LEAD_TURNS - 1 }, (_, i) => ({ match: `Job-${i} `, turns: [{ content: report(i) }] }));
-  harness = await startHarness(env, { lead, subagents });
+  harness = await startHarness(env, { lead, subagents }, { subagents: { max_total_per_run: 50 } });
 
   const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-history', runId: 'run-1' });
   expect(state.status).toBe('completed');
