@@ -9,6 +9,8 @@ import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
 import { formatPromptDate } from './prompt-date';
 import { toolOutcomeMessage } from './tool-outcome-message';
+import { threadLedger } from './thread-ledger';
+import { durableContextMessages, renderDurableContextData } from '../middleware';
 
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
@@ -22,17 +24,20 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const promptInput = { ...input, limits: { ...input.limits, maxConcurrent } };
 
     await writePendingMessages(deps, input);
-    const history = (await deps.stores.messages.listMessages(input.threadId)).map((r) => mapStoredMessageToChatMessage(r.message));
+    const records = await deps.stores.messages.listMessages(input.threadId);
+    const history = records.map((r) => mapStoredMessageToChatMessage(r.message));
+    const now = (deps.now ?? (() => new Date()))();
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.
     const managed = await readManagedDefinitions(deps.stores.agents);
-    const system = renderLeadSystemPrompt(deps.config, promptInput, formatPromptDate((deps.now ?? (() => new Date()))()), managed);
+    const system = renderLeadSystemPrompt(deps.config, promptInput, formatPromptDate(now), managed);
+    const context = durableContext(threadLedger(records, now));
     const model = deps.createModel(input.modelName, { kind: 'lead' });
     const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
     const tools = taskTool ? [taskToolSpec(taskTool)] : [];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
     const response = await withHeartbeats((signal) =>
-      runnable.invoke([new SystemMessage(system), ...history], {
+      runnable.invoke([new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history], {
         signal,
         tags: ['lead', `agent:${input.agentName}`],
         metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
@@ -44,6 +49,18 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
     const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
     return toLeadTurn(key, kept, input.modelName, maxConcurrent);
+  };
+}
+
+/**
+ * The delegation ledger as request-only durable context (SPEC §6.5): the authority contract joins
+ * the single system message (strict providers accept one), the data follows as a hidden message.
+ */
+function durableContext(ledger: Parameters<typeof renderDurableContextData>[0]['ledger']): { system: string[]; data: HumanMessage[] } {
+  const specs = durableContextMessages(renderDurableContextData({ ledger }));
+  return {
+    system: specs.flatMap((m) => (m.role === 'system' ? [m.content] : [])),
+    data: specs.flatMap((m) => (m.role === 'human' ? [new HumanMessage({ content: m.content, additional_kwargs: { ...m.additional_kwargs } })] : [])),
   };
 }
 

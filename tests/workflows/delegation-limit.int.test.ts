@@ -104,3 +104,22 @@ test('max_running: 2 bounds subagents in flight across runs (measured)', async (
   for (const p of points) peak = Math.max(peak, (inFlight += p.d));
   expect(peak).toBe(2);
 });
+
+test('the delegation ledger of the thread is rendered into the lead context as hidden data after the authority contract', async () => {
+  harness = await startHarness(env, { lead: [{ tool_calls: [task(1)] }, { content: 'first answer' }], subagents: answerAll });
+  await harness.run({ message: 'go', threadId: 'ledger-thread', runId: 'run-1' });
+  await harness.run({ message: 'again', threadId: 'ledger-thread', runId: 'run-2' });
+  const leadRequests = harness.recorder.requests.filter((r) => r.tags.includes('lead'));
+  // Run 2's first request: one system message, then the hidden ledger data, then the transcript.
+  const request = leadRequests[2]!;
+  expect(request.messages.filter((m) => m.type === 'system')).toHaveLength(1);
+  expect(request.messages[0]?.text).toContain('Durable context authority contract');
+  const data = request.messages[1]!;
+  expect(data.type).toBe('human');
+  expect(data.additional_kwargs).toMatchObject({ hide_from_ui: true, durable_context_data: true });
+  expect(data.text).toContain('## Work already delegated');
+  expect(data.text).toContain('[completed] Job 1 (via general-purpose;');
+  expect(data.text).toContain('-> done');
+  // Nothing was delegated before run 1's first step: no ledger block then.
+  expect(leadRequests[0]?.messages.some((m) => m.additional_kwargs?.durable_context_data === true)).toBe(false);
+});
