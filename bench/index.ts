@@ -198,18 +198,32 @@ async function historyReport(client: Client, results: readonly Measurement[]): P
   return parts.join('\n');
 }
 
-/** Runs cleanups once, last registered first; a failing cleanup does not stop the others. */
+const CLEANUP_STEP_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs cleanups once, last registered first; a failing or hanging cleanup does not stop the others.
+ * After a signal only the steps outside this process run (the dev server, the temp folder): the
+ * workers die with the process, and the dev server's own signal hook has already stopped the server
+ * they would need for a graceful shutdown.
+ */
 function cleanupStack() {
-  const steps: Array<{ name: string; fn: () => Promise<void> }> = [];
+  const steps: Array<{ name: string; fn: () => Promise<void>; external: boolean }> = [];
   let done: Promise<void> | null = null;
   return {
-    push(name: string, fn: () => Promise<void>) {
-      steps.push({ name, fn });
+    push(name: string, fn: () => Promise<void>, external = false) {
+      steps.push({ name, fn, external });
     },
-    run(): Promise<void> {
+    run(interrupted = false): Promise<void> {
       done ??= (async () => {
-        for (const step of steps.reverse()) {
-          await step.fn().catch((err: unknown) => console.error(`cleanup (${step.name}) failed: ${String(err)}`));
+        for (const step of [...steps].reverse()) {
+          if (interrupted && !step.external) continue;
+          let timer: NodeJS.Timeout | undefined;
+          const timeout = new Promise<void>((_, reject) => {
+            timer = setTimeout(() => reject(new Error(`timed out after ${CLEANUP_STEP_TIMEOUT_MS} ms`)), CLEANUP_STEP_TIMEOUT_MS);
+          });
+          await Promise.race([step.fn(), timeout])
+            .catch((err: unknown) => console.error(`cleanup (${step.name}) failed: ${String(err)}`))
+            .finally(() => clearTimeout(timer));
         }
       })();
       return done;
@@ -221,21 +235,26 @@ async function main(): Promise<void> {
   const options = parseOptions(process.argv);
   installBenchRuntime();
   const cleanup = cleanupStack();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      console.error(`\n${signal}: stopping workers and the dev server ...`);
-      void cleanup.run().finally(() => process.exit(130));
-    });
-  }
+  // `on`, not `once`: the dev server's own signal hook re-raises the signal (killing us before the
+  // cleanup ran) when it finds no other listener. A second Ctrl-C exits at once.
+  let interrupted = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    console.error(`\n${signal}: stopping the dev server and removing the temp folder ...`);
+    void cleanup.run(true).finally(() => process.exit(130));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const log = (line: string) => console.error(line);
 
   try {
     const startedAt = performance.now();
     log('starting the embedded Temporal dev server ...');
     const server = await startDevServer();
-    cleanup.push('dev server', () => server.stop());
+    cleanup.push('dev server', () => server.stop(), true);
     const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-'));
-    cleanup.push('temp dir', async () => rmSync(dir, { recursive: true, force: true }));
+    cleanup.push('temp dir', async () => rmSync(dir, { recursive: true, force: true }), true);
     const connection = await Connection.connect({ address: server.address });
     cleanup.push('client connection', () => connection.close());
     const client = new Client({ connection, namespace: server.namespace });
