@@ -7,6 +7,7 @@ import { runCommand } from './run-command';
 import { startCommand } from './start-command';
 import { workerCommand } from './worker-command';
 import { installWorkerLogging, logLevelFromEnv } from '../worker/install-logging';
+import { WORKER_QUEUES, type WorkerQueues } from '../worker/create-workers';
 
 function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('deerflow')
@@ -39,9 +40,12 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 
   program
     .command('worker')
-    .description('run a long-lived worker (both task queues) against TEMPORAL_ADDRESS')
+    .description('run a long-lived worker (both task queues by default) against TEMPORAL_ADDRESS')
     .addOption(config)
-    .action(async (opts: { config?: string }) => setExitCode(await workerCommand(loadCliConfig(opts.config))));
+    .addOption(new Option('--queues <which>', 'task queues to serve').choices(WORKER_QUEUES).default('all'))
+    .action(async (opts: { config?: string; queues: WorkerQueues }) =>
+      setExitCode(await workerCommand(loadCliConfig(opts.config), opts.queues)),
+    );
 
   program.addCommand(promptCommand(config));
   program.addCommand(agentsCommand());

@@ -64,6 +64,7 @@ export function buildLeadRunInput(
       maxLeadTurns: agent?.max_turns ?? DEFAULT_LEAD_MAX_TURNS,
       queueTimeoutSeconds: config.subagent_runtime.queue_timeout_seconds,
       pollingGraceSeconds: config.subagent_runtime.polling_grace_seconds,
+      heartbeatTimeoutSeconds: config.subagent_runtime.heartbeat_timeout_seconds,
       maxTaskAttempts: DEFAULT_MAX_TASK_ATTEMPTS,
     },
     allowedSubagents,

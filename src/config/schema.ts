@@ -124,6 +124,8 @@ export const SubagentRuntimeConfigSchema = z.strictObject({
   queue_timeout_seconds: z.number().int().min(1).max(86_400).default(300),
   /** Safety net beyond a task's timeout, counted from dispatch (queue wait included): then `polling_timed_out`. */
   polling_grace_seconds: z.number().int().min(1).max(3600).default(60),
+  /** Without a heartbeat for this long a subagent's worker is considered lost and the task runs again. */
+  heartbeat_timeout_seconds: z.number().int().min(5).max(600).default(30),
 });
 export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
 

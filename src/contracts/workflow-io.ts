@@ -24,6 +24,8 @@ export const RunLimitsSchema = z.object({
   queueTimeoutSeconds: z.number().int().positive(),
   /** Safety net beyond a task's timeout, counted from dispatch: then the task ends `polling_timed_out`. */
   pollingGraceSeconds: z.number().int().positive().default(60),
+  /** A subagent's lease expires after this long without a heartbeat (lost worker): it runs again. */
+  heartbeatTimeoutSeconds: z.number().int().positive().default(30),
   /** Executions of one task when a worker is lost mid-task. */
   maxTaskAttempts: z.number().int().min(1).max(10),
 });

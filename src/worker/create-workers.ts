@@ -33,13 +33,24 @@ export interface CreateWorkersOptions {
   readonly now?: () => Date;
   /** LangChain callback handlers attached to every chat model (tracing; tests record requests). */
   readonly modelCallbacks?: Callbacks;
+  /**
+   * Which task queues this process serves: both (default), or only one, for deployments that run
+   * dedicated subagent worker pools next to workflow workers.
+   */
+  readonly queues?: WorkerQueues;
 }
+
+/** The task queues a worker process serves. */
+export const WORKER_QUEUES = ['all', 'workflows', 'subagents'] as const;
+export type WorkerQueues = (typeof WORKER_QUEUES)[number];
 
 /** The two workers of one process: workflows and lead activities, and the subagent slots. */
 export interface DeerflowWorkers {
-  readonly workflow: Worker;
-  readonly subagents: Worker;
-  /** Runs both until `shutdown()` (or a fatal error). */
+  /** The `deerflow` queue worker (workflows, lead activities), unless this process serves subagents only. */
+  readonly workflow: Worker | null;
+  /** The `deerflow-subagents` queue worker, unless this process serves workflows only. */
+  readonly subagents: Worker | null;
+  /** Runs the workers until `shutdown()` (or a fatal error). */
   run(): Promise<void>;
   shutdown(): void;
 }
@@ -66,7 +77,8 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
       }
     },
   };
-  const workflow = await Worker.create({
+  const queues = options.queues ?? 'all';
+  const workflow = queues === 'subagents' ? null : await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: WORKFLOW_TASK_QUEUE,
@@ -74,7 +86,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     activities: createLeadActivities(deps),
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
   });
-  const subagents = await Worker.create({
+  const subagents = queues === 'workflows' ? null : await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: SUBAGENT_TASK_QUEUE,
@@ -84,14 +96,15 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     // that cancelling a run stops its subagents within seconds (the SDK default waits up to 24 s).
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
   });
+  const workers = [workflow, subagents].filter((w): w is Worker => w !== null);
   return {
     workflow,
     subagents,
     run: async () => {
-      await Promise.all([workflow.run(), subagents.run()]);
+      await Promise.all(workers.map((w) => w.run()));
     },
     shutdown: () => {
-      for (const worker of [workflow, subagents]) if (worker.getState() === 'RUNNING') worker.shutdown();
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
     },
   };
 }

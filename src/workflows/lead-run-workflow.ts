@@ -42,9 +42,6 @@ export const DELEGATION_LIMIT_PATCH = 'delegation-limit';
 /** Patch marker of the per-task safety-net timer (`polling_timed_out`). */
 export const POLLING_SAFETY_NET_PATCH = 'task-polling-safety-net';
 
-/** A dead worker's lease on a subagent expires after this long without a heartbeat. */
-const SUBAGENT_HEARTBEAT_TIMEOUT = '30 seconds';
-
 const lead = proxyActivities<LeadActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
@@ -54,7 +51,7 @@ const lead = proxyActivities<LeadActivities>({
 const subagents = proxyActivities<SubagentActivities>({
   taskQueue: SUBAGENT_TASK_QUEUE,
   startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: SUBAGENT_HEARTBEAT_TIMEOUT,
+  heartbeatTimeout: '30 seconds',
   // Attempts are decided by workflow code from the outcome (see decideTaskOutcome), never blindly.
   retry: { maximumAttempts: 1 },
 });
@@ -245,7 +242,7 @@ async function executeOnce(input: LeadRunInput, task: TaskState, subagent: Catal
     summary: boundText(`${subagent.name}: ${task.description}`, 200),
     scheduleToStartTimeout: input.limits.queueTimeoutSeconds * 1000,
     startToCloseTimeout: subagent.timeoutSeconds * 1000,
-    heartbeatTimeout: SUBAGENT_HEARTBEAT_TIMEOUT,
+    heartbeatTimeout: input.limits.heartbeatTimeoutSeconds * 1000,
     retry: { maximumAttempts: 1 },
   };
   try {

@@ -126,7 +126,7 @@ test('the safety net gives up on a task not done within timeout + grace after di
     { subagent_runtime: { queue_timeout_seconds: 60, polling_grace_seconds: 1 }, subagents: { timeout_seconds: 2 } },
   );
   // No subagent worker is polling (all down): the task waits in the queue until the net fires at 2 + 1 s.
-  harness.workers.subagents.shutdown();
+  harness.workers.subagents?.shutdown();
   const started = Date.now();
   const { state } = await harness.run({ message: 'go', threadId: 'net-victim', runId: 'run-victim' });
   expect(Date.now() - started).toBeLessThan(6_000);

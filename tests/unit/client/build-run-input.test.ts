@@ -33,7 +33,7 @@ describe('buildLeadRunInput: snapshot', () => {
       agentName: 'default',
       modelName: 'alpha',
       message: 'Summarize the repo',
-      limits: { maxConcurrent: 3, maxTotal: 6, maxLeadTurns: 50, queueTimeoutSeconds: 300, pollingGraceSeconds: 60, maxTaskAttempts: 3 },
+      limits: { maxConcurrent: 3, maxTotal: 6, maxLeadTurns: 50, queueTimeoutSeconds: 300, pollingGraceSeconds: 60, heartbeatTimeoutSeconds: 30, maxTaskAttempts: 3 },
       allowedSubagents: null,
       hostBashAllowed: false,
       availableSkills: null,
