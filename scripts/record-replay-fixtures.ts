@@ -35,6 +35,12 @@ const RECIPES: Record<string, FixtureRecipe> = {
       'The demo again, recorded with the per-task safety-net timers (patch "task-polling-safety-net"): two parallel tasks, each raced against its timeout + grace.',
     scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
   },
+  admission: {
+    file: 'demo-lead-run-admission.json',
+    description:
+      'The demo again, recorded with the admission check before a response\'s tasks are scheduled (patch "subagent-admission").',
+    scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+  },
   'delegation-limit': {
     file: 'delegation-limit.json',
     description:

@@ -9,6 +9,8 @@ export interface ActivityDeps {
   readonly stores: Stores;
   /** Builds a chat model by configured name. */
   readonly createModel: (modelName: string, role: ModelRole) => BaseChatModel;
+  /** How many subagent executions wait for a slot right now (the `deerflow-subagents` backlog). */
+  readonly subagentBacklog: () => Promise<number>;
   /** Clock for prompt dates; injectable for tests. */
   readonly now?: () => Date;
 }

@@ -1,4 +1,6 @@
 import type {
+  AdmissionDecision,
+  AdmissionRequest,
   LeadModelStepInput,
   LeadModelTurn,
   RewriteLeadTurnInput,
@@ -11,6 +13,8 @@ import type {
 export interface LeadActivities {
   /** One lead model call: writes pending tool messages, calls the model, stores the AI message. */
   leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn>;
+  /** Decides which of a response's tasks may be scheduled, given the subagent queue (SPEC C.1). */
+  admitSubagents(input: AdmissionRequest): Promise<AdmissionDecision>;
   /** Applies the workflow's delegation-limit decision to a stored lead message. */
   rewriteLeadTurn(input: RewriteLeadTurnInput): Promise<LeadModelTurn>;
   /** Writes the single terminal `subagent.end` row of a task, as decided by the workflow. */

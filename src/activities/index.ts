@@ -1,5 +1,6 @@
 import type { ActivityDeps } from './activity-deps';
 import type { LeadActivities, SubagentActivities } from './activity-types';
+import { createAdmitSubagents } from './admit-subagents';
 import { createLeadModelStep } from './lead-model-step';
 import { createRecordTaskEnd } from './record-task-end';
 import { createRewriteLeadTurn } from './rewrite-lead-turn';
@@ -7,7 +8,12 @@ import { createRunSubagent } from './run-subagent';
 
 /** Activities of the `deerflow` task queue. */
 export function createLeadActivities(deps: ActivityDeps): LeadActivities {
-  return { leadModelStep: createLeadModelStep(deps), rewriteLeadTurn: createRewriteLeadTurn(deps), recordTaskEnd: createRecordTaskEnd(deps) };
+  return {
+    leadModelStep: createLeadModelStep(deps),
+    admitSubagents: createAdmitSubagents(deps),
+    rewriteLeadTurn: createRewriteLeadTurn(deps),
+    recordTaskEnd: createRecordTaskEnd(deps),
+  };
 }
 
 /** Activities of the `deerflow-subagents` task queue. */
@@ -17,4 +23,5 @@ export function createSubagentActivities(deps: ActivityDeps): SubagentActivities
 
 export type { ActivityDeps } from './activity-deps';
 export { HEARTBEAT_INTERVAL_MS } from './heartbeat';
+export { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from './admission';
 export type { LeadActivities, SubagentActivities } from './activity-types';

@@ -26,7 +26,7 @@ export function createRecordTaskEnd(deps: ActivityDeps) {
     if (task.usage) payload.usage = task.usage;
     if (task.stopReason) payload.stop_reason = task.stopReason;
     if (task.status === 'completed' && task.resultRef) {
-      const full = (await deps.stores.results.getResult(task.resultRef)) ?? task.resultBrief ?? '';
+      const full = (await deps.stores.results.getResult(task.resultRef)) ?? '';
       const { text, truncated } = capped(full);
       payload.result = text;
       if (truncated) payload.result_truncated = true;

@@ -29,7 +29,7 @@ export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResu
   if (task.status === 'pending' || task.status === 'running') {
     throw new Error(`Task ${task.taskId} is not terminal (${task.status})`);
   }
-  const fullResult = task.resultRef ? ((await results.getResult(task.resultRef)) ?? task.resultBrief) : task.resultBrief;
+  const fullResult = task.resultRef ? await results.getResult(task.resultRef) : null;
   const { content, metadataError } = formatSubagentResultMessage({
     status: task.status,
     result: fullResult,

@@ -89,6 +89,11 @@ export const SubagentExecutionResultSchema = z.object({
 });
 export type SubagentExecutionResult = z.infer<typeof SubagentExecutionResultSchema>;
 
+/** Why a task failed before any model call: no subagent slot (rejected, or waited too long). */
+export const TASK_ERROR_CODES = ['capacity_rejected', 'capacity_timeout'] as const;
+export const TaskErrorCodeSchema = z.enum(TASK_ERROR_CODES);
+export type TaskErrorCode = z.infer<typeof TaskErrorCodeSchema>;
+
 export const TaskPhaseSchema = z.enum(['pending', 'running', ...WireStatusSchema.options]);
 export type TaskPhase = z.infer<typeof TaskPhaseSchema>;
 
@@ -106,13 +111,28 @@ export const TaskStateSchema = z.object({
   resultSha256: z.string().nullable(),
   resultRef: z.string().nullable(),
   error: z.string().nullable(),
+  /** Set when the task never reached a model for lack of capacity (batches do not count these as attempts). */
+  errorCode: TaskErrorCodeSchema.nullable().default(null),
   attempts: z.number().int().nonnegative(),
 });
 export type TaskState = z.infer<typeof TaskStateSchema>;
 
+/**
+ * A finished task as activities receive it: everything but the result brief, since activities read
+ * the full result by reference (keeps each brief in history once, not once per activity).
+ */
+export const FinishedTaskSchema = TaskStateSchema.omit({ resultBrief: true });
+export type FinishedTask = z.infer<typeof FinishedTaskSchema>;
+
+/** Drops the fields activities do not need (see {@link FinishedTaskSchema}). */
+export function finishedTask(task: TaskState): FinishedTask {
+  const { resultBrief: _brief, ...rest } = task;
+  return rest;
+}
+
 /** How one tool call of the previous lead turn ended; the next model step writes it as a tool message. */
 export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('subagent'), toolCallId: id, task: TaskStateSchema }),
+  z.object({ kind: z.literal('subagent'), toolCallId: id, task: FinishedTaskSchema }),
   z.object({ kind: z.literal('error'), toolCallId: id, toolName: z.string(), error: z.string() }),
 ]);
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
@@ -146,11 +166,28 @@ export const RewriteLeadTurnInputSchema = z.object({
 });
 export type RewriteLeadTurnInput = z.infer<typeof RewriteLeadTurnInputSchema>;
 
+/** Input of the `admitSubagents` activity: how many tasks one lead response wants to start. */
+export const AdmissionRequestSchema = z.object({ requested: z.number().int().min(1) });
+export type AdmissionRequest = z.infer<typeof AdmissionRequestSchema>;
+
+/** The admission decision, made with the deciding worker's startup `subagent_runtime` (SPEC C.1). */
+export const AdmissionDecisionSchema = z.object({
+  policy: z.enum(['queue', 'reject']),
+  /** The first `admitted` tasks may be scheduled; the rest fail with `rejection`. */
+  admitted: z.number().int().nonnegative(),
+  rejection: z.string().nullable(),
+  /** How long an admitted task may wait for a slot: the queue timeout, or a short dispatch grace under `reject`. */
+  scheduleToStartSeconds: z.number().int().positive(),
+  /** The capacity-full text for a task that finds no slot within a `reject` dispatch grace. */
+  capacityMessage: z.string(),
+});
+export type AdmissionDecision = z.infer<typeof AdmissionDecisionSchema>;
+
 /** Input of the `recordEvents` activity: the single terminal event of a task, decided by the workflow. */
 export const TaskEndEventInputSchema = z.object({
   threadId: id,
   runId: id,
-  task: TaskStateSchema,
+  task: FinishedTaskSchema,
 });
 export type TaskEndEventInput = z.infer<typeof TaskEndEventInputSchema>;
 

@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../config';
 import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
 import { ApplicationFailure } from '@temporalio/common';
+import { subagentBacklogReader } from './subagent-backlog';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
 
@@ -65,6 +66,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     config,
     stores: options.stores,
     now: options.now,
+    subagentBacklog: subagentBacklogReader(options.connection, options.namespace),
     createModel: (modelName: string, role: ModelRole) => {
       try {
         return createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role, callbacks: options.modelCallbacks });

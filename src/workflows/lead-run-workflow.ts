@@ -3,24 +3,19 @@ import {
   CancellationScope,
   isCancellation,
   patched,
-  proxyActivities,
-  sleep,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
-  type ActivityOptions,
 } from '@temporalio/workflow';
-import type { LeadActivities, SubagentActivities } from '../activities/activity-types';
 import {
   addUsage,
-  boundText,
-  CONFIGURATION_ERROR_TYPE,
+  finishedTask,
   LeadRunInputSchema,
   SA_RUN_STATUS,
   SA_STOP_REASONS,
   SA_SUBAGENTS,
-  SUBAGENT_TASK_QUEUE,
   TASK_TOOL_NAME,
+  type AdmissionDecision,
   type CatalogEntry,
   type LeadModelTurn,
   type LeadRunInput,
@@ -29,32 +24,15 @@ import {
   type ToolCall,
   type ToolOutcome,
 } from '../contracts';
-import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
-import { leadRunStateQuery } from './lead-run-messages';
-import { progressDetails } from './progress-details';
+import { lead } from './activity-proxies';
+import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
-import { decideTaskOutcome, pollingTimedOut, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
+import { leadRunStateQuery } from './lead-run-messages';
+import { WORKFLOW_PATCHES } from './patches';
+import { progressDetails } from './progress-details';
+import { applyDecision, runTaskWithSafetyNet, type TaskContext } from './run-task';
+import { capacityRejected, type TerminalDecision } from './task-outcome';
 import { validateTaskCall } from './validate-task-call';
-
-/** Patch marker of the delegation limit (runs recorded before it dispatched every `task` call). */
-export const DELEGATION_LIMIT_PATCH = 'delegation-limit';
-
-/** Patch marker of the per-task safety-net timer (`polling_timed_out`). */
-export const POLLING_SAFETY_NET_PATCH = 'task-polling-safety-net';
-
-const lead = proxyActivities<LeadActivities>({
-  startToCloseTimeout: '10 minutes',
-  heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
-});
-
-const subagents = proxyActivities<SubagentActivities>({
-  taskQueue: SUBAGENT_TASK_QUEUE,
-  startToCloseTimeout: '30 minutes',
-  heartbeatTimeout: '30 seconds',
-  // Attempts are decided by workflow code from the outcome (see decideTaskOutcome), never blindly.
-  retry: { maximumAttempts: 1 },
-});
 
 /**
  * One lead run: model step, then every `task` call of that step as a parallel `runSubagent`
@@ -123,7 +101,7 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
       state.finalMessageBrief = step.contentBrief;
       return;
     }
-    toolOutcomes = await Promise.all(step.toolCalls.map((call) => handleToolCall(input, state, call, turn)));
+    toolOutcomes = await runToolCalls(input, state, step.toolCalls, turn);
   }
   state.status = 'failed';
   state.stopReason = 'turn_capped';
@@ -137,9 +115,8 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
 async function enforceDelegationLimit(input: LeadRunInput, state: LeadRunState, step: LeadModelTurn, turn: number): Promise<LeadModelTurn> {
   const limits = { maxConcurrent: step.maxConcurrent ?? input.limits.maxConcurrent, maxTotal: input.limits.maxTotal };
   const decision = applyDelegationLimit(step.toolCalls, limits, state.delegatedTaskCalls);
-  // Runs recorded before the limit existed dispatched every call; they must replay unchanged.
   let kept = step;
-  if (decision !== null && patched(DELEGATION_LIMIT_PATCH)) {
+  if (decision !== null && patched(WORKFLOW_PATCHES.delegationLimit)) {
     kept = await lead.rewriteLeadTurn({
       threadId: input.threadId,
       runId: input.runId,
@@ -155,17 +132,38 @@ async function enforceDelegationLimit(input: LeadRunInput, state: LeadRunState, 
   return kept;
 }
 
-async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: ToolCall, turn: number): Promise<ToolOutcome> {
-  if (call.name !== TASK_TOOL_NAME) {
-    return { kind: 'error', toolCallId: call.id, toolName: call.name, error: `Unknown tool '${call.name}'. Available: ${TASK_TOOL_NAME}` };
-  }
-  const check = validateTaskCall(call, input.catalog, input);
-  if (!check.ok) return { kind: 'error', toolCallId: call.id, toolName: call.name, error: check.error };
-  const task: TaskState = {
-    taskId: call.id,
+type CheckedCall = { readonly call: ToolCall; readonly error: string } | { readonly call: ToolCall; readonly subagent: CatalogEntry; readonly description: string };
+
+/** Every tool call of one response: invalid ones answered at once, valid tasks admitted and run in parallel. */
+async function runToolCalls(input: LeadRunInput, state: LeadRunState, calls: readonly ToolCall[], turn: number): Promise<ToolOutcome[]> {
+  const checked: CheckedCall[] = calls.map((call) => {
+    if (call.name !== TASK_TOOL_NAME) return { call, error: `Unknown tool '${call.name}'. Available: ${TASK_TOOL_NAME}` };
+    const check = validateTaskCall(call, input.catalog, input);
+    return check.ok ? { call, subagent: check.subagent, description: check.description } : { call, error: check.error };
+  });
+  const taskCount = checked.filter((c) => 'subagent' in c).length;
+  // Runs recorded before admission existed scheduled every task directly.
+  const admission: AdmissionDecision | null =
+    taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await lead.admitSubagents({ requested: taskCount }) : null;
+  const ctx: TaskContext = { input, state, admission };
+  let admitted = 0;
+  return Promise.all(
+    checked.map((c): Promise<ToolOutcome> | ToolOutcome => {
+      if (!('subagent' in c)) return { kind: 'error', toolCallId: c.call.id, toolName: c.call.name, error: c.error };
+      const task = newTask(c.call.id, turn, c.subagent.name, c.description);
+      state.tasks.push(task);
+      const refused = admission !== null && admitted++ >= admission.admitted;
+      return runAndFinishTask(ctx, task, c.subagent, refused ? capacityRejected(admission.rejection ?? admission.capacityMessage) : null);
+    }),
+  );
+}
+
+function newTask(taskId: string, turn: number, subagent: string, description: string): TaskState {
+  return {
+    taskId,
     turn,
-    subagent: check.subagent.name,
-    description: check.description,
+    subagent,
+    description,
     status: 'pending',
     stopReason: null,
     modelName: null,
@@ -174,109 +172,24 @@ async function handleToolCall(input: LeadRunInput, state: LeadRunState, call: To
     resultSha256: null,
     resultRef: null,
     error: null,
+    errorCode: null,
     attempts: 0,
   };
-  state.tasks.push(task);
-  const decision = await runTaskWithSafetyNet(input, state, task, check.subagent);
+}
+
+/** Runs one task (unless admission already refused it), then records its single terminal event. */
+async function runAndFinishTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, refusal: TerminalDecision | null): Promise<ToolOutcome> {
+  const { input, state } = ctx;
+  const decision = refusal ?? (await runTaskWithSafetyNet(ctx, task, subagent));
   applyDecision(task, decision);
   setCurrentDetails(progressDetails(state));
   // The terminal event must be written even when the run is being cancelled.
-  await CancellationScope.nonCancellable(() =>
-    lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task }),
-  );
+  await CancellationScope.nonCancellable(() => lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task: finishedTask(task) }));
   upsertSearchAttributes([
     { key: SA_SUBAGENTS, value: unique(state.tasks.map((t) => t.subagent)) },
     { key: SA_STOP_REASONS, value: unique(state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
   ]);
-  return { kind: 'subagent', toolCallId: call.id, task };
-}
-
-/**
- * Runs a task under the workflow-side safety net: if it is not done within its timeout plus the
- * grace period after dispatch (queue wait included), it is cancelled and ends `polling_timed_out`.
- * Runs recorded before the safety net existed had no such timer and replay without it.
- */
-async function runTaskWithSafetyNet(input: LeadRunInput, state: LeadRunState, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
-  if (!patched(POLLING_SAFETY_NET_PATCH)) return runTask(input, state, task, subagent);
-  const work = new CancellationScope();
-  const timer = new CancellationScope();
-  let overrun = false;
-  const netMs = (subagent.timeoutSeconds + input.limits.pollingGraceSeconds) * 1000;
-  const net = timer
-    .run(() => sleep(netMs, { summary: `safety net: ${task.taskId}` }))
-    .then(() => {
-      overrun = true;
-      work.cancel();
-    })
-    .catch(() => undefined);
-  try {
-    const decision = await work.run(() => runTask(input, state, task, subagent));
-    return overrun ? pollingTimedOut(subagent.timeoutSeconds, 'running') : decision;
-  } finally {
-    timer.cancel();
-    await net;
-  }
-}
-
-async function runTask(input: LeadRunInput, state: LeadRunState, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
-  for (let attempt = 1; ; attempt++) {
-    task.attempts = attempt;
-    task.status = 'running';
-    setCurrentDetails(progressDetails(state));
-    const outcome = await executeOnce(input, task, subagent, attempt);
-    const decision = decideTaskOutcome(outcome, {
-      cancelRequested: CancellationScope.current().consideredCancelled,
-      attempt,
-      maxAttempts: input.limits.maxTaskAttempts,
-      timeoutSeconds: subagent.timeoutSeconds,
-      queueTimeoutSeconds: input.limits.queueTimeoutSeconds,
-    });
-    if (decision.kind === 'terminal') return decision;
-  }
-}
-
-async function executeOnce(input: LeadRunInput, task: TaskState, subagent: CatalogEntry, attempt: number): Promise<ExecutionOutcome> {
-  const options: ActivityOptions = {
-    taskQueue: SUBAGENT_TASK_QUEUE,
-    activityId: attempt === 1 ? task.taskId : `${task.taskId}#${attempt}`,
-    summary: boundText(`${subagent.name}: ${task.description}`, 200),
-    scheduleToStartTimeout: input.limits.queueTimeoutSeconds * 1000,
-    startToCloseTimeout: subagent.timeoutSeconds * 1000,
-    heartbeatTimeout: input.limits.heartbeatTimeoutSeconds * 1000,
-    retry: { maximumAttempts: 1 },
-  };
-  try {
-    const result = await subagents.runSubagent.executeWithOptions(options, [
-      {
-        threadId: input.threadId,
-        runId: input.runId,
-        userId: input.userId,
-        taskId: task.taskId,
-        turn: task.turn,
-        attempt,
-        subagentType: subagent.name,
-        description: task.description,
-        parentModel: input.modelName,
-        maxTurns: subagent.maxTurns,
-        availableSkills: input.availableSkills,
-      },
-    ]);
-    return { kind: 'result', result };
-  } catch (err) {
-    return classifyActivityFailure(err);
-  }
-}
-
-function applyDecision(task: TaskState, decision: TerminalDecision): void {
-  const result = decision.result;
-  task.status = decision.status;
-  task.stopReason = decision.stopReason;
-  task.error = decision.error;
-  task.modelName = result?.modelName ?? null;
-  task.usage = result?.usage ?? null;
-  task.resultBrief = result?.resultBrief ?? null;
-  task.resultSha256 = result?.resultSha256 ?? null;
-  task.resultRef = result?.resultRef ?? null;
+  return { kind: 'subagent', toolCallId: task.taskId, task: finishedTask(task) };
 }
 
 function unique(values: readonly string[]): string[] {

@@ -1,4 +1,4 @@
-import type { StopReason, SubagentExecutionResult, WireStatus } from '../contracts';
+import type { StopReason, SubagentExecutionResult, TaskErrorCode, WireStatus } from '../contracts';
 
 /** How one `runSubagent` execution ended, as the workflow observed it. */
 export type ExecutionOutcome =
@@ -12,6 +12,8 @@ export interface TerminalDecision {
   readonly status: WireStatus;
   readonly stopReason: StopReason | null;
   readonly error: string | null;
+  /** Set when the task never reached a model for lack of capacity. */
+  readonly errorCode: TaskErrorCode | null;
   readonly result: SubagentExecutionResult | null;
 }
 
@@ -24,10 +26,22 @@ export interface DecisionContext {
   readonly maxAttempts: number;
   readonly timeoutSeconds: number;
   readonly queueTimeoutSeconds: number;
+  /** Under the `reject` admission policy, the capacity-full text for a task no slot picked up in time. */
+  readonly capacityRejection?: string | null;
 }
 
-function terminal(status: WireStatus, error: string | null, result: SubagentExecutionResult | null = null): TerminalDecision {
-  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result };
+function terminal(
+  status: WireStatus,
+  error: string | null,
+  result: SubagentExecutionResult | null = null,
+  errorCode: TaskErrorCode | null = null,
+): TerminalDecision {
+  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, errorCode, result };
+}
+
+/** A task refused admission: it fails before any model call (SPEC C.1). */
+export function capacityRejected(message: string): TerminalDecision {
+  return terminal('failed', message, null, 'capacity_rejected');
 }
 
 /**
@@ -51,7 +65,9 @@ export function decideTaskOutcome(outcome: ExecutionOutcome, ctx: DecisionContex
         case 'SCHEDULE_TO_CLOSE':
           return terminal('timed_out', `Execution timed out after ${ctx.timeoutSeconds} seconds`);
         case 'SCHEDULE_TO_START':
-          return terminal('failed', `Timed out after ${ctx.queueTimeoutSeconds}s waiting for a subagent execution slot`);
+          return ctx.capacityRejection
+            ? capacityRejected(ctx.capacityRejection)
+            : terminal('failed', `Timed out after ${ctx.queueTimeoutSeconds}s waiting for a subagent execution slot`, null, 'capacity_timeout');
         case 'HEARTBEAT':
           return ctx.attempt < ctx.maxAttempts
             ? { kind: 'retry' }

@@ -144,3 +144,41 @@ test('the safety net gives up on a task not done within timeout + grace after di
   expect(tool?.additional_kwargs['subagent_status']).toBe('polling_timed_out');
   expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(0);
 });
+
+describe('admission', () => {
+  const blockingScenario = {
+    lead: [{ tool_calls: [task(1)] }, { content: 'done' }],
+    subagents: [{ match: '*', turns: [{ content: 'slow', delay_ms: 15_000 }] }],
+  };
+
+  test('reject policy: with every slot busy a task is refused with the capacity-full error and never calls a model', async () => {
+    harness = await startHarness(env, blockingScenario, { subagent_runtime: { max_running: 1, admission_policy: 'reject' } });
+    const h = harness;
+    const blocker = await h.client.startRun({ message: 'go', threadId: 'reject-blocker', runId: 'run-blocker' });
+    await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-blocker', eventTypes: ['subagent.start'] })).length === 1);
+    const started = Date.now();
+    const { state } = await h.run({ message: 'go', threadId: 'reject-victim', runId: 'run-victim' });
+    expect(Date.now() - started).toBeLessThan(7_000);
+    expect(state.tasks.map((t) => [t.status, t.errorCode, t.attempts])).toEqual([['failed', 'capacity_rejected', 1]]);
+    expect(state.tasks[0]?.error).toMatch(/^Subagent execution capacity is full \(1 running, \d+ queued\)$/);
+    expect(await h.stores.events.listEvents({ runId: 'run-victim', eventTypes: ['subagent.start'] })).toEqual([]);
+    await blocker.handle.cancel();
+    expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(1);
+  });
+
+  test('queue policy: beyond max_queued waiting tasks a task is refused at once (attempts 0)', async () => {
+    harness = await startHarness(env, blockingScenario, { subagent_runtime: { max_running: 1, max_queued: 1 } });
+    const h = harness;
+    const blocker = await h.client.startRun({ message: 'go', threadId: 'queue-blocker-1', runId: 'run-b1' });
+    await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-b1', eventTypes: ['subagent.start'] })).length === 1);
+    const waiting = await h.client.startRun({ message: 'go', threadId: 'queue-waiting', runId: 'run-w' });
+    await waitFor(async () => (await h.client.getState(waiting.workflowId)).tasks[0]?.status === 'running');
+    // Temporal serves task-queue stats from a cache refreshed every few seconds: the bound is approximate.
+    await new Promise((r) => setTimeout(r, 6_000));
+    const { state } = await h.run({ message: 'go', threadId: 'queue-refused', runId: 'run-r' });
+    expect(state.tasks.map((t) => [t.status, t.errorCode, t.attempts])).toEqual([['failed', 'capacity_rejected', 0]]);
+    expect(state.tasks[0]?.error).toBe('Subagent execution capacity is full (1 running, 1 queued)');
+    await blocker.handle.cancel();
+    await waiting.handle.cancel();
+  });
+});

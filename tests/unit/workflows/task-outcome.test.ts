@@ -1,5 +1,5 @@
 import type { SubagentExecutionResult } from '../../../src/contracts';
-import { decideTaskOutcome, type DecisionContext, type ExecutionOutcome } from '../../../src/workflows/task-outcome';
+import { capacityRejected, decideTaskOutcome, type DecisionContext, type ExecutionOutcome } from '../../../src/workflows/task-outcome';
 
 const ctx: DecisionContext = { cancelRequested: false, attempt: 1, maxAttempts: 3, timeoutSeconds: 1800, queueTimeoutSeconds: 300 };
 
@@ -25,6 +25,7 @@ describe('decideTaskOutcome: results', () => {
     const r = result();
     expect(decideTaskOutcome({ kind: 'result', result: r }, ctx)).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'completed',
       stopReason: null,
       error: null,
@@ -38,6 +39,7 @@ describe('decideTaskOutcome: results', () => {
     const r = result({ stopReason: 'token_capped' });
     expect(decideTaskOutcome({ kind: 'result', result: r }, ctx)).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'completed',
       stopReason: 'token_capped',
       error: null,
@@ -49,6 +51,7 @@ describe('decideTaskOutcome: results', () => {
     const r = result({ status: 'failed', stopReason: 'turn_capped', error: 'Reached max_turns=60', resultBrief: null, resultSha256: null, resultRef: null });
     expect(decideTaskOutcome({ kind: 'result', result: r }, ctx)).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'failed',
       stopReason: 'turn_capped',
       error: 'Reached max_turns=60',
@@ -60,6 +63,7 @@ describe('decideTaskOutcome: results', () => {
     const r = result({ status: 'cancelled', error: 'Cancelled by user', resultBrief: null, resultSha256: null, resultRef: null });
     expect(decideTaskOutcome({ kind: 'result', result: r }, ctx)).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'cancelled',
       stopReason: null,
       error: 'Cancelled by user',
@@ -77,6 +81,7 @@ describe('decideTaskOutcome: cancellation and errors', () => {
   it('maps a cancelled activity to terminal cancelled without error or result', () => {
     expect(decideTaskOutcome({ kind: 'cancelled' }, ctx)).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'cancelled',
       stopReason: null,
       error: null,
@@ -87,6 +92,7 @@ describe('decideTaskOutcome: cancellation and errors', () => {
   it('maps an activity error to terminal failed with its message', () => {
     expect(decideTaskOutcome({ kind: 'error', message: 'ApplicationFailure: boom' }, ctx)).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'failed',
       stopReason: null,
       error: 'ApplicationFailure: boom',
@@ -99,6 +105,7 @@ describe('decideTaskOutcome: timeouts', () => {
   it.each(['START_TO_CLOSE', 'SCHEDULE_TO_CLOSE'] as const)('maps %s to timed_out with the execution cap message', (timeoutType) => {
     expect(decideTaskOutcome({ kind: 'timeout', timeoutType }, { ...ctx, timeoutSeconds: 900 })).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'timed_out',
       stopReason: null,
       error: 'Execution timed out after 900 seconds',
@@ -114,6 +121,7 @@ describe('decideTaskOutcome: timeouts', () => {
   it('maps SCHEDULE_TO_START to failed with the admission message', () => {
     expect(decideTaskOutcome({ kind: 'timeout', timeoutType: 'SCHEDULE_TO_START' }, { ...ctx, queueTimeoutSeconds: 42 })).toEqual({
       kind: 'terminal',
+      errorCode: 'capacity_timeout',
       status: 'failed',
       stopReason: null,
       error: 'Timed out after 42s waiting for a subagent execution slot',
@@ -142,6 +150,7 @@ describe('decideTaskOutcome: heartbeat timeouts (lost worker)', () => {
   it('fails on the last attempt of the budget', () => {
     expect(decideTaskOutcome(heartbeat, { ...ctx, attempt: 3, maxAttempts: 3 })).toEqual({
       kind: 'terminal',
+      errorCode: null,
       status: 'failed',
       stopReason: null,
       error: 'Subagent worker stopped responding (heartbeat timeout) on all 3 attempts',
@@ -182,6 +191,24 @@ describe('cancellation fences late outcomes (first terminal writer wins)', () =>
     ['a lost worker', { kind: 'timeout', timeoutType: 'HEARTBEAT' }],
     ['an error', { kind: 'error', message: 'boom' }],
   ] as const)('%s arriving after the run was cancelled ends the task cancelled', (_name, outcome) => {
-    expect(decideTaskOutcome(outcome, cancelled)).toEqual({ kind: 'terminal', status: 'cancelled', stopReason: null, error: null, result: null });
+    expect(decideTaskOutcome(outcome, cancelled)).toEqual({ kind: 'terminal', status: 'cancelled', stopReason: null, error: null, errorCode: null, result: null });
+  });
+});
+
+describe('admission outcomes', () => {
+  test('under the reject policy a task no slot picked up in time fails with the capacity-full error', () => {
+    const decision = decideTaskOutcome({ kind: 'timeout', timeoutType: 'SCHEDULE_TO_START' }, { ...ctx, capacityRejection: 'Subagent execution capacity is full (3 running, 0 queued)' });
+    expect(decision).toEqual({
+      kind: 'terminal',
+      status: 'failed',
+      stopReason: null,
+      error: 'Subagent execution capacity is full (3 running, 0 queued)',
+      errorCode: 'capacity_rejected',
+      result: null,
+    });
+  });
+
+  test('capacityRejected is a failed decision before any model call', () => {
+    expect(capacityRejected('full')).toMatchObject({ status: 'failed', error: 'full', errorCode: 'capacity_rejected', result: null });
   });
 });

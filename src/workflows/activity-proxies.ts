@@ -1,0 +1,19 @@
+import { proxyActivities } from '@temporalio/workflow';
+import type { LeadActivities, SubagentActivities } from '../activities/activity-types';
+import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE } from '../contracts';
+
+/** Lead-queue activities: model steps and bookkeeping, retried with backoff unless misconfigured. */
+export const lead = proxyActivities<LeadActivities>({
+  startToCloseTimeout: '10 minutes',
+  heartbeatTimeout: '1 minute',
+  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
+});
+
+/** `runSubagent`; per-call options (timeouts, summary, id) are set where it is scheduled. */
+export const subagents = proxyActivities<SubagentActivities>({
+  taskQueue: SUBAGENT_TASK_QUEUE,
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  // Attempts are decided by workflow code from the outcome (see decideTaskOutcome), never blindly.
+  retry: { maximumAttempts: 1 },
+});

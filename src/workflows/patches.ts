@@ -1,0 +1,12 @@
+/**
+ * Patch markers of leadRunWorkflow. Each guards a change of the command sequence so that runs
+ * recorded before it replay unchanged (tests/replay/histories holds a history of each era).
+ */
+export const WORKFLOW_PATCHES = {
+  /** The delegation limit: older runs dispatched every `task` call. */
+  delegationLimit: 'delegation-limit',
+  /** The per-task safety-net timer (`polling_timed_out`). */
+  pollingSafetyNet: 'task-polling-safety-net',
+  /** The admission check before a response's tasks are scheduled. */
+  admission: 'subagent-admission',
+} as const;

@@ -1,0 +1,108 @@
+import { CancellationScope, patched, setCurrentDetails, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { boundText, SUBAGENT_TASK_QUEUE, type AdmissionDecision, type CatalogEntry, type LeadRunInput, type LeadRunState, type TaskState } from '../contracts';
+import { subagents } from './activity-proxies';
+import { classifyActivityFailure } from './classify-activity-failure';
+import { WORKFLOW_PATCHES } from './patches';
+import { progressDetails } from './progress-details';
+import { decideTaskOutcome, pollingTimedOut, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
+
+/** Everything one task execution needs from its run. */
+export interface TaskContext {
+  readonly input: LeadRunInput;
+  readonly state: LeadRunState;
+  /** The admission decision of the task's response, or null for runs recorded before admission. */
+  readonly admission: AdmissionDecision | null;
+}
+
+/**
+ * Runs a task under the workflow-side safety net: if it is not done within its timeout plus the
+ * grace period after dispatch (queue wait included), it is cancelled and ends `polling_timed_out`.
+ * Runs recorded before the safety net existed had no such timer and replay without it.
+ */
+export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
+  if (!patched(WORKFLOW_PATCHES.pollingSafetyNet)) return runTask(ctx, task, subagent);
+  const work = new CancellationScope();
+  const timer = new CancellationScope();
+  let overrun = false;
+  const netMs = (subagent.timeoutSeconds + ctx.input.limits.pollingGraceSeconds) * 1000;
+  const net = timer
+    .run(() => sleep(netMs, { summary: `safety net: ${task.taskId}` }))
+    .then(() => {
+      overrun = true;
+      work.cancel();
+    })
+    .catch(() => undefined);
+  try {
+    const decision = await work.run(() => runTask(ctx, task, subagent));
+    return overrun ? pollingTimedOut(subagent.timeoutSeconds, 'running') : decision;
+  } finally {
+    timer.cancel();
+    await net;
+  }
+}
+
+async function runTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
+  const { input, state, admission } = ctx;
+  for (let attempt = 1; ; attempt++) {
+    task.attempts = attempt;
+    task.status = 'running';
+    setCurrentDetails(progressDetails(state));
+    const outcome = await executeOnce(ctx, task, subagent, attempt);
+    const decision = decideTaskOutcome(outcome, {
+      cancelRequested: CancellationScope.current().consideredCancelled,
+      attempt,
+      maxAttempts: input.limits.maxTaskAttempts,
+      timeoutSeconds: subagent.timeoutSeconds,
+      queueTimeoutSeconds: admission?.scheduleToStartSeconds ?? input.limits.queueTimeoutSeconds,
+      capacityRejection: admission?.policy === 'reject' ? admission.capacityMessage : null,
+    });
+    if (decision.kind === 'terminal') return decision;
+  }
+}
+
+async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, attempt: number): Promise<ExecutionOutcome> {
+  const { input, admission } = ctx;
+  const options: ActivityOptions = {
+    taskQueue: SUBAGENT_TASK_QUEUE,
+    activityId: attempt === 1 ? task.taskId : `${task.taskId}#${attempt}`,
+    summary: boundText(`${subagent.name}: ${task.description}`, 200),
+    scheduleToStartTimeout: (admission?.scheduleToStartSeconds ?? input.limits.queueTimeoutSeconds) * 1000,
+    startToCloseTimeout: subagent.timeoutSeconds * 1000,
+    heartbeatTimeout: input.limits.heartbeatTimeoutSeconds * 1000,
+    retry: { maximumAttempts: 1 },
+  };
+  try {
+    const result = await subagents.runSubagent.executeWithOptions(options, [
+      {
+        threadId: input.threadId,
+        runId: input.runId,
+        userId: input.userId,
+        taskId: task.taskId,
+        turn: task.turn,
+        attempt,
+        subagentType: subagent.name,
+        description: task.description,
+        parentModel: input.modelName,
+        maxTurns: subagent.maxTurns,
+        availableSkills: input.availableSkills,
+      },
+    ]);
+    return { kind: 'result', result };
+  } catch (err) {
+    return classifyActivityFailure(err);
+  }
+}
+
+/** Copies a terminal decision onto the task's state. */
+export function applyDecision(task: TaskState, decision: TerminalDecision): void {
+  const result = decision.result;
+  task.status = decision.status;
+  task.stopReason = decision.stopReason;
+  task.error = decision.error;
+  task.errorCode = decision.errorCode;
+  task.modelName = result?.modelName ?? null;
+  task.usage = result?.usage ?? null;
+  task.resultBrief = result?.resultBrief ?? null;
+  task.resultSha256 = result?.resultSha256 ?? null;
+  task.resultRef = result?.resultRef ?? null;
+}
