@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config';
 import { openStores, type Stores } from '../../src/store';
 import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
 import { createTestEnv } from '../support/temporal-env';
+import { waitFor } from '../support/use-temporal';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'deerflow.js');
 
@@ -48,13 +49,6 @@ function startSubagentWorkerProcess(config: string): Promise<ChildProcess> {
   });
 }
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('kill -9 of the worker running a subagent: the lease expires, the task runs again elsewhere, one terminal status, no double counting', async () => {
   writeFileSync(

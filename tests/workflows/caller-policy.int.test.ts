@@ -2,26 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { describePostgres } from '../store/postgres-test-database';
 import { startHarness, type Harness, type HarnessOptions } from '../support/harness';
-import { createTestEnv } from '../support/temporal-env';
+import { useTemporal } from '../support/use-temporal';
 
-let env: TestWorkflowEnvironment;
-let harness: Harness | null = null;
-
-beforeAll(async () => {
-  env = await createTestEnv();
-}, 60_000);
-
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
+const temporal = useTemporal();
 
 const task = (subagent_type: string, prompt: string) => ({ name: 'task', args: { description: `Use ${subagent_type}`, prompt, subagent_type } });
 
@@ -36,8 +21,7 @@ async function toolMessages(h: Harness, threadId: string): Promise<string[]> {
 const subagentsAnswer = [{ match: '*', turns: [{ content: 'done' }] }];
 
 test('an allowlist filters both the lead prompt and execution; a denied call fails and the run goes on', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: [task('bash', 'list files'), task('general-purpose', 'look around')] }, { content: 'finished' }], subagents: subagentsAnswer },
     { sandbox: { allow_host_bash: true }, agents: { researcher: { allowed_subagents: ['general-purpose'] } } },
   );
@@ -54,8 +38,7 @@ test('an allowlist filters both the lead prompt and execution; a denied call fai
 });
 
 test('allowed_subagents: [] turns delegation off: no routing section, and a task call is refused by caller policy', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: [task('general-purpose', 'try anyway')] }, { content: 'did it myself' }], subagents: subagentsAnswer },
     { agents: { solo: { allowed_subagents: [] } } },
   );
@@ -74,7 +57,7 @@ test('allowed_subagents: [] turns delegation off: no routing section, and a task
 });
 
 test('without a policy every available subagent is listed (null = all)', async () => {
-  harness = await startHarness(env, { lead: [{ content: 'hello' }] }, { sandbox: { allow_host_bash: true } });
+  const harness = await temporal.start({ lead: [{ content: 'hello' }] }, { sandbox: { allow_host_bash: true } });
   await harness.run({ message: 'go', threadId: 'policy-all', runId: 'run-1' });
   const [prompt] = harness.recorder.leadSystemPrompts();
   expect(prompt).toContain('**general-purpose**');
@@ -82,14 +65,14 @@ test('without a policy every available subagent is listed (null = all)', async (
 });
 
 test('bash asked for while host bash is off gets the dedicated guidance', async () => {
-  harness = await startHarness(env, { lead: [{ tool_calls: [task('bash', 'ls')] }, { content: 'ok' }] }, { sandbox: { allow_host_bash: false } });
+  const harness = await temporal.start({ lead: [{ tool_calls: [task('bash', 'ls')] }, { content: 'ok' }] }, { sandbox: { allow_host_bash: false } });
   const { state } = await harness.run({ message: 'go', threadId: 'policy-bash', runId: 'run-1' });
   expect(state.status).toBe('completed');
   expect((await toolMessages(harness, 'policy-bash'))[0]).toMatch(/^Task failed\. Error: Bash subagent is disabled/);
 });
 
 test('the run keeps its policy snapshot when the stored lead agent is edited mid-run; the next run sees the edit', async () => {
-  harness = await startHarness(env, {
+  const harness = await temporal.start({
     lead: [{ tool_calls: [task('general-purpose', 'Slow: first')] }, { tool_calls: [task('general-purpose', 'Quick: second')] }, { content: 'both done' }],
     subagents: [
       { match: 'Slow:', turns: [{ content: 'first done', delay_ms: 1500 }] },
@@ -124,11 +107,11 @@ const auditorScenario = {
 
 /** Stores a managed subagent, stops every worker and the store, starts again on the same data, and delegates to it. */
 async function managedSurvivesRestart(options: HarnessOptions): Promise<void> {
-  const first = await startHarness(env, auditorScenario, {}, options);
+  const first = await startHarness(temporal.env(), auditorScenario, {}, options);
   await first.stores.agents.createSubagent({ name: 'auditor', description: 'Audits ledgers', system_prompt: 'You audit ledgers carefully.' });
   await first.close();
 
-  harness = await startHarness(env, auditorScenario, {}, options);
+  const harness = await temporal.start(auditorScenario, {}, options);
   const { state } = await harness.run({ message: 'audit', threadId: 'managed-restart', runId: `run-${Date.now()}` });
   expect(state.status).toBe('completed');
   expect(state.tasks).toEqual([expect.objectContaining({ subagent: 'auditor', status: 'completed', resultBrief: 'books are fine' })]);
@@ -139,15 +122,13 @@ async function managedSurvivesRestart(options: HarnessOptions): Promise<void> {
   expect(harness.recorder.leadSystemPrompts()[0]).toContain('**auditor**: Audits ledgers');
 }
 
+const restartDirs: string[] = [];
+afterAll(() => restartDirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 test('a managed definition survives a worker restart (SQLite)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'deerflow-restart-'));
-  try {
-    await managedSurvivesRestart({ dir });
-  } finally {
-    await harness?.close();
-    harness = null;
-    rmSync(dir, { recursive: true, force: true });
-  }
+  restartDirs.push(dir);
+  await managedSurvivesRestart({ dir });
 });
 
 describePostgres('PostgreSQL store', (db) => {

@@ -1,38 +1,14 @@
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { startHarness, type Harness } from '../support/harness';
-import { createTestEnv } from '../support/temporal-env';
+import { useTemporal, waitFor } from '../support/use-temporal';
 
-let env: TestWorkflowEnvironment;
-let harness: Harness | null = null;
-
-beforeAll(async () => {
-  env = await createTestEnv();
-}, 60_000);
-
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
+const temporal = useTemporal();
 
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: work slowly`, subagent_type: 'general-purpose' } });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 test('cancelling a run cancels its running subagents within seconds; each ends cancelled exactly once', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: [task(1), task(2), task(3)] }, { content: 'unreachable' }], subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] },
     { subagent_runtime: { max_running: 3 } },
   );
@@ -55,8 +31,7 @@ test('cancelling a run cancels its running subagents within seconds; each ends c
 });
 
 test('a task still queued when the run is cancelled never calls the model', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: [task(1), task(2)] }, { content: 'unreachable' }], subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] },
     { subagent_runtime: { max_running: 1 } },
   );
@@ -80,8 +55,7 @@ test('a task still queued when the run is cancelled never calls the model', asyn
 });
 
 test('a subagent that runs past timeout_seconds ends timed_out with the execution-timeout message and frees its slot', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     {
       lead: [{ tool_calls: [task(1)] }, { tool_calls: [{ name: 'task', args: { description: 'Quick', prompt: 'Quick one', subagent_type: 'general-purpose' } }] }, { content: 'done' }],
       subagents: [
@@ -104,8 +78,7 @@ test('a subagent that runs past timeout_seconds ends timed_out with the executio
 });
 
 test('a task that waits longer than queue_timeout_seconds for a slot fails before any model call', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: [task(1)] }, { content: 'done' }], subagents: [{ match: '*', turns: [{ content: 'slow', delay_ms: 6_000 }] }] },
     { subagent_runtime: { max_running: 1, queue_timeout_seconds: 1 } },
   );
@@ -120,8 +93,7 @@ test('a task that waits longer than queue_timeout_seconds for a slot fails befor
 });
 
 test('the safety net gives up on a task not done within timeout + grace after dispatch: polling_timed_out', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: [task(1)] }, { content: 'done' }], subagents: [{ match: '*', turns: [{ content: 'never' }] }] },
     { subagent_runtime: { queue_timeout_seconds: 60, polling_grace_seconds: 1 }, subagents: { timeout_seconds: 2 } },
   );
@@ -152,7 +124,7 @@ describe('admission', () => {
   };
 
   test('reject policy: with every slot busy a task is refused with the capacity-full error and never calls a model', async () => {
-    harness = await startHarness(env, blockingScenario, { subagent_runtime: { max_running: 1, admission_policy: 'reject' } });
+    const harness = await temporal.start(blockingScenario, { subagent_runtime: { max_running: 1, admission_policy: 'reject' } });
     const h = harness;
     const blocker = await h.client.startRun({ message: 'go', threadId: 'reject-blocker', runId: 'run-blocker' });
     await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-blocker', eventTypes: ['subagent.start'] })).length === 1);
@@ -167,7 +139,7 @@ describe('admission', () => {
   });
 
   test('queue policy: beyond max_queued waiting tasks a task is refused at once (attempts 0)', async () => {
-    harness = await startHarness(env, blockingScenario, { subagent_runtime: { max_running: 1, max_queued: 1 } });
+    const harness = await temporal.start(blockingScenario, { subagent_runtime: { max_running: 1, max_queued: 1 } });
     const h = harness;
     const blocker = await h.client.startRun({ message: 'go', threadId: 'queue-blocker-1', runId: 'run-b1' });
     await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-b1', eventTypes: ['subagent.start'] })).length === 1);

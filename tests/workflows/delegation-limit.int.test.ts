@@ -1,25 +1,10 @@
 import { AIMessage, mapStoredMessageToChatMessage } from '@langchain/core/messages';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { messageKeys } from '../../src/store';
 import { SUBAGENT_LIMIT_NOTE } from '../../src/workflows/delegation-limit';
-import { startHarness, type Harness } from '../support/harness';
-import { createTestEnv } from '../support/temporal-env';
+import type { Harness } from '../support/harness';
+import { useTemporal } from '../support/use-temporal';
 
-let env: TestWorkflowEnvironment;
-let harness: Harness | null = null;
-
-beforeAll(async () => {
-  env = await createTestEnv();
-}, 60_000);
-
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
+const temporal = useTemporal();
 
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
 const tasks = (from: number, count: number) => Array.from({ length: count }, (_, i) => task(from + i));
@@ -33,7 +18,7 @@ async function storedLeadMessage(h: Harness, threadId: string, runId: string, tu
 }
 
 test('5 task calls with a per-response limit of 3: the first 3 run, 2 are dropped silently', async () => {
-  harness = await startHarness(env, { lead: [{ content: 'Fan out.', tool_calls: tasks(1, 5) }, { content: 'merged' }], subagents: answerAll });
+  const harness = await temporal.start({ lead: [{ content: 'Fan out.', tool_calls: tasks(1, 5) }, { content: 'merged' }], subagents: answerAll });
   const { state } = await harness.run({ message: 'go', threadId: 'limit-response', runId: 'run-1' });
   expect(state.status).toBe('completed');
   expect(state.tasks.map((t) => t.description)).toEqual(['Job 1', 'Job 2', 'Job 3']);
@@ -49,8 +34,7 @@ test('5 task calls with a per-response limit of 3: the first 3 run, 2 are droppe
 });
 
 test('the run total (6) is used up over several responses: note, stop, subagent_limit_capped; a new run gets a fresh budget', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     {
       lead: [{ tool_calls: tasks(1, 3) }, { tool_calls: tasks(4, 3) }, { content: 'One more batch.', tool_calls: tasks(7, 2) }, { content: 'never reached' }],
       subagents: answerAll,
@@ -78,7 +62,7 @@ test('the run total (6) is used up over several responses: note, stop, subagent_
 });
 
 test('a per-run request above the workers\' max_running is clamped (prompt and enforcement agree)', async () => {
-  harness = await startHarness(env, { lead: [{ tool_calls: tasks(1, 4) }, { content: 'ok' }], subagents: answerAll }, { subagent_runtime: { max_running: 2 } });
+  const harness = await temporal.start({ lead: [{ tool_calls: tasks(1, 4) }, { content: 'ok' }], subagents: answerAll }, { subagent_runtime: { max_running: 2 } });
   const { state } = await harness.run({ message: 'go', threadId: 'limit-clamp', runId: 'run-1', maxConcurrent: 64 });
   expect(state.tasks).toHaveLength(2);
   expect(state.strippedTaskCalls).toBe(2);
@@ -87,8 +71,7 @@ test('a per-run request above the workers\' max_running is clamped (prompt and e
 });
 
 test('max_running: 2 bounds subagents in flight across runs (measured)', async () => {
-  harness = await startHarness(
-    env,
+  const harness = await temporal.start(
     { lead: [{ tool_calls: tasks(1, 2) }, { content: 'ok' }], subagents: [{ match: '*', turns: [{ content: 'slow done', delay_ms: 400 }] }] },
     { subagent_runtime: { max_running: 2 } },
   );
@@ -106,7 +89,7 @@ test('max_running: 2 bounds subagents in flight across runs (measured)', async (
 });
 
 test('the delegation ledger of the thread is rendered into the lead context as hidden data after the authority contract', async () => {
-  harness = await startHarness(env, { lead: [{ tool_calls: [task(1)] }, { content: 'first answer' }], subagents: answerAll });
+  const harness = await temporal.start({ lead: [{ tool_calls: [task(1)] }, { content: 'first answer' }], subagents: answerAll });
   await harness.run({ message: 'go', threadId: 'ledger-thread', runId: 'run-1' });
   await harness.run({ message: 'again', threadId: 'ledger-thread', runId: 'run-2' });
   const leadRequests = harness.recorder.requests.filter((r) => r.tags.includes('lead'));

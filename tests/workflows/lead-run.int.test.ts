@@ -1,27 +1,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
-import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { RunJsonOutputSchema, SA_RUN_STATUS, SA_SUBAGENTS, SA_THREAD_ID } from '../../src/contracts';
 import { buildRunReport } from '../../src/cli/run-report';
-import { createTestEnv } from '../support/temporal-env';
-import { startHarness, type Harness } from '../support/harness';
+import { useTemporal } from '../support/use-temporal';
 
-let env: TestWorkflowEnvironment;
-let harness: Harness | null = null;
-
-beforeAll(async () => {
-  env = await createTestEnv();
-}, 60_000);
-
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
-
-afterAll(async () => {
-  await env?.teardown();
-});
+const temporal = useTemporal();
 
 const twoParallelTasks = {
   lead: [
@@ -50,7 +34,7 @@ const twoParallelTasks = {
 };
 
 test('two task calls in one response run in parallel as subagent activities and both complete', async () => {
-  harness = await startHarness(env, twoParallelTasks);
+  const harness = await temporal.start(twoParallelTasks);
   const { state, workflowId } = await harness.run({ message: 'count and print', threadId: 'thread-parallel', runId: 'run-1' });
   const report = await buildRunReport(harness.stores, state, workflowId);
 
@@ -78,7 +62,7 @@ test('two task calls in one response run in parallel as subagent activities and 
   expect(existsSync(join(workspace, 'b.txt'))).toBe(true);
 
   // Both subagents were scheduled before either finished: they ran in parallel.
-  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await temporal.env().client.workflow.getHandle(workflowId).fetchHistory();
   const kinds = (history.events ?? []).flatMap((e) => {
     if (e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent') return ['scheduled'];
     if (e.activityTaskCompletedEventAttributes && e.activityTaskCompletedEventAttributes.scheduledEventId) {
@@ -90,7 +74,7 @@ test('two task calls in one response run in parallel as subagent activities and 
   expect(kinds.slice(0, 2)).toEqual(['scheduled', 'scheduled']);
 
   // Temporal Web can filter and show the run by our search attributes and summary.
-  const description = await env.client.workflow.getHandle(workflowId).describe();
+  const description = await temporal.env().client.workflow.getHandle(workflowId).describe();
   expect(description.typedSearchAttributes.get(SA_RUN_STATUS)).toBe('completed');
   expect(description.typedSearchAttributes.get(SA_THREAD_ID)).toBe('thread-parallel');
   expect([...(description.typedSearchAttributes.get(SA_SUBAGENTS) ?? [])].sort()).toEqual(['bash', 'general-purpose']);
@@ -114,7 +98,7 @@ test('two task calls in one response run in parallel as subagent activities and 
 });
 
 test('a task call with missing or invalid arguments returns a failed tool message naming the field, and the run goes on', async () => {
-  harness = await startHarness(env, {
+  const harness = await temporal.start({
     lead: [
       {
         tool_calls: [
@@ -147,7 +131,7 @@ test('a task call with missing or invalid arguments returns a failed tool messag
 });
 
 test('a provider error inside a subagent fails that task with the provider message', async () => {
-  harness = await startHarness(env, {
+  const harness = await temporal.start({
     lead: [
       { tool_calls: [{ name: 'task', args: { description: 'Flaky', prompt: 'Gamma', subagent_type: 'general-purpose' } }] },
       { content: 'The subagent failed.' },
@@ -164,7 +148,7 @@ test('a provider error inside a subagent fails that task with the provider messa
 });
 
 test('a model that cannot be built fails the run at once with the reason (no blind retries)', async () => {
-  harness = await startHarness(env, { lead: [{ content: 'unused' }] }, {
+  const harness = await temporal.start({ lead: [{ content: 'unused' }] }, {
     models: [{ name: 'scripted', provider: 'scripted', script: './no-such-scenario.yaml' }],
   });
   const started = Date.now();
@@ -173,7 +157,7 @@ test('a model that cannot be built fails the run at once with the reason (no bli
   expect(state.error).toContain('no-such-scenario.yaml');
   // Retrying would back off 1+2+4+8 s; a configuration error is not retried.
   expect(Date.now() - started).toBeLessThan(5_000);
-  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const history = await temporal.env().client.workflow.getHandle(workflowId).fetchHistory();
   const failed = (history.events ?? []).find((e) => e.activityTaskFailedEventAttributes);
   expect(failed?.activityTaskFailedEventAttributes?.failure?.applicationFailureInfo?.type).toBe('ConfigurationError');
 });
