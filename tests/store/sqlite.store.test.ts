@@ -31,13 +31,13 @@ describe('SQLite file', () => {
     const startAt = Date.now() + 3_000;
     const script = [
       `const m = require('./src/store/sqlite/open-sqlite-database');`,
-      `while (Date.now() < ${startAt});`,
-      `m.openSqliteDatabase(${JSON.stringify(join(dataDir, 'deerflow.db'))}).close();`,
+      // A timer, not a spin loop: spinning children would starve the one holding the lock.
+      `setTimeout(() => m.openSqliteDatabase(${JSON.stringify(join(dataDir, 'deerflow.db'))}).close(), Math.max(0, ${startAt} - Date.now()));`,
     ].join('\n');
     const exits = await Promise.all(
       Array.from({ length: 6 }, () =>
         new Promise<number | null>((resolve) => {
-          const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: 'ignore' });
+          const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'ignore', 'inherit'] });
           child.on('close', resolve);
         }),
       ),

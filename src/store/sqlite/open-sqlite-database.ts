@@ -55,13 +55,33 @@ const MIGRATIONS: readonly string[] = [
  */
 export function openSqliteDatabase(path: string): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  // The timeout must come first: switching to WAL needs a lock that another opener may hold.
-  const db = new Database(path, { timeout: 5000 });
-  db.pragma('busy_timeout = 5000');
-  db.pragma('journal_mode = WAL');
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  enableWal(db);
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;
+}
+
+const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Switches a new database file to WAL (it stays WAL afterwards). SQLite answers that switch with
+ * SQLITE_BUSY at once, without waiting on the busy timeout, while another process opens the same new
+ * file, so retry for as long as the busy timeout would have waited.
+ */
+function enableWal(db: SqliteDatabase): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      const busy = err instanceof Error && 'code' in err && err.code === 'SQLITE_BUSY';
+      if (!busy || Date.now() > deadline) throw err;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
 }
 
 function migrate(db: SqliteDatabase): void {
