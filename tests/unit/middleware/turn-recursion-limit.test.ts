@@ -1,0 +1,56 @@
+import { tool } from '@langchain/core/tools';
+import { createAgent, createMiddleware } from 'langchain';
+import { z } from 'zod';
+import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
+import { parseScenario, ScriptedChatModel } from '../../../src/models';
+
+/** A chain with the given numbers of each node hook (no-ops). */
+function chain(shape: { beforeAgent: number; beforeModel: number; afterModel: number; afterAgent: number }) {
+  const size = Math.max(shape.beforeAgent, shape.beforeModel, shape.afterModel, shape.afterAgent);
+  return Array.from({ length: size }, (_, i) =>
+    createMiddleware({
+      name: `hooks${i}`,
+      ...(i < shape.beforeAgent ? { beforeAgent: () => undefined } : {}),
+      ...(i < shape.beforeModel ? { beforeModel: () => undefined } : {}),
+      ...(i < shape.afterModel ? { afterModel: () => undefined } : {}),
+      ...(i < shape.afterAgent ? { afterAgent: () => undefined } : {}),
+    }),
+  );
+}
+
+const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({}) });
+
+/** Model calls an agent makes under the limit, and whether it ended by the recursion limit. */
+async function run(turns: object[], middleware: ReturnType<typeof chain>, recursionLimit: number): Promise<{ calls: number; capped: boolean }> {
+  const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 'probe');
+  const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' });
+  const agent = createAgent({ model, tools: [noop], middleware });
+  let calls = 0;
+  try {
+    const stream = await agent.stream({ messages: [{ role: 'user', content: 'go' }] }, { streamMode: 'values', recursionLimit });
+    for await (const chunk of stream) calls = chunk.messages.filter((m) => m.type === 'ai').length;
+    return { calls, capped: false };
+  } catch (err) {
+    if (err instanceof Error && err.name === 'GraphRecursionError') return { calls, capped: true };
+    throw err;
+  }
+}
+
+const shapes = [
+  { beforeAgent: 0, beforeModel: 0, afterModel: 0, afterAgent: 0 },
+  { beforeAgent: 1, beforeModel: 2, afterModel: 2, afterAgent: 2 },
+  { beforeAgent: 3, beforeModel: 1, afterModel: 3, afterAgent: 1 },
+];
+
+test.each(shapes)('max_turns 5 allows exactly 5 model calls with hooks %o', async (shape) => {
+  const middleware = chain(shape);
+  const limit = recursionLimitForTurns(5, middleware);
+  // A model that never stops calling tools is cut after exactly 5 calls.
+  expect(await run([{ tool_calls: [{ name: 'noop', args: {} }], repeat: 'forever' }], middleware, limit)).toEqual({ calls: 5, capped: true });
+  // One that answers on call 5 finishes normally.
+  expect(await run([{ tool_calls: [{ name: 'noop', args: {} }], repeat: 4 }, { content: 'done' }], middleware, limit)).toEqual({ calls: 5, capped: false });
+});
+
+test('a chain whose afterAgent hooks would cut a final answer short is refused', () => {
+  expect(() => recursionLimitForTurns(5, chain({ beforeAgent: 0, beforeModel: 0, afterModel: 0, afterAgent: 2 }))).toThrow('at most 1 afterAgent hooks');
+});
