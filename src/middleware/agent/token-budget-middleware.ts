@@ -1,0 +1,148 @@
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { createMiddleware } from 'langchain';
+import { z } from 'zod';
+import { TokenBudgetConfigSchema, type AppConfig, type TokenBudgetConfig } from '../../config/schema';
+import type { StopReason } from '../../contracts';
+import {
+  BoundedMap,
+  BUDGET_WARNING_NAME,
+  capAiMessage,
+  decideTokenBudget,
+  EMPTY_RUN_BUDGET,
+  GUARD_MAX_TRACKED_RUNS,
+  invocationKeyer,
+  markMessagesSeen,
+  resolveRunKey,
+  TOKEN_CAPPED,
+  type InvocationRuntime,
+  type RunBudgetState,
+  type RunKey,
+  type StopReasonSource,
+} from '../token-budget';
+
+/** Name the token budget guard registers under (graph nodes are `<name>.after_model` etc.). */
+export const TOKEN_BUDGET_MIDDLEWARE_NAME = 'TokenBudgetMiddleware';
+
+/**
+ * Context keys the guards read. Declared so LangChain passes them through: a hook's
+ * `runtime.context` holds only the keys of its own middleware's `contextSchema`.
+ */
+export const GuardContextSchema = z.object({
+  run_id: z.string().nullable().optional(),
+  thread_id: z.string().nullable().optional(),
+});
+
+/** Options of {@link tokenBudgetMiddleware}: a `TokenBudgetConfig` before defaults. */
+export type TokenBudgetMiddlewareOptions = z.input<typeof TokenBudgetConfigSchema>;
+
+/** The run context fields a guard reads, plus the invocation's stream writer. */
+export interface GuardRuntime extends InvocationRuntime {
+  readonly context: object;
+}
+
+/**
+ * The same message turned into a final answer: same id (so it replaces the original in state),
+ * no tool calls (so the agent loop ends), `note` appended, usage kept.
+ */
+export function forcedFinalAnswer(last: AIMessage, note: string): AIMessage {
+  return new AIMessage({
+    id: last.id,
+    name: last.name,
+    usage_metadata: last.usage_metadata,
+    invalid_tool_calls: last.invalid_tool_calls,
+    ...capAiMessage(last, note),
+  });
+}
+
+/** Subagent budget when none is configured (SPEC §1.3, §6.2): 1,000,000 with summarization on, else 2,000,000. */
+export function defaultSubagentTokenBudget(summarizationEnabled: boolean): TokenBudgetConfig {
+  return TokenBudgetConfigSchema.parse({
+    enabled: true,
+    max_tokens: summarizationEnabled ? 1_000_000 : 2_000_000,
+    warn_threshold: 0.7,
+    hard_stop_threshold: 1.0,
+  });
+}
+
+/**
+ * The budget a subagent runs with (`get_token_budget_for`): its `subagents.agents.<name>.token_budget`,
+ * else an explicit `subagents.token_budget`, else {@link defaultSubagentTokenBudget} for
+ * `summarization.enabled`.
+ */
+export function resolveSubagentTokenBudget(
+  config: Pick<AppConfig, 'subagents' | 'summarization'>,
+  agentName: string,
+): TokenBudgetConfig {
+  const override = Object.hasOwn(config.subagents.agents, agentName) ? config.subagents.agents[agentName] : undefined;
+  return override?.token_budget ?? config.subagents.token_budget ?? defaultSubagentTokenBudget(config.summarization.enabled);
+}
+
+/**
+ * Token budget guard (SPEC §6.2). Counts each run's token usage from the AI messages' usage
+ * metadata; at `warn_threshold` it warns once per run through the next model request (a trailing
+ * `HumanMessage` named `budget_warning`, never saved to state); at `hard_stop_threshold` it
+ * replaces the last AI message with a final answer (tool calls stripped, note appended) and records
+ * `token_capped` for {@link StopReasonSource.consumeStopReason}.
+ *
+ * Runs are keyed by `runtime.context.run_id` when the key is present (null included), else per
+ * invocation. Per-run state lives until `afterAgent`; stop reasons until consumed. Both maps keep
+ * at most 1000 runs.
+ *
+ * @throws ZodError when `options` is not a valid `TokenBudgetConfig`.
+ */
+export function tokenBudgetMiddleware(options: TokenBudgetMiddlewareOptions = {}) {
+  const limits = TokenBudgetConfigSchema.parse(options);
+  const runs = new BoundedMap<RunKey, RunBudgetState>(GUARD_MAX_TRACKED_RUNS);
+  const stopReasons = new BoundedMap<RunKey, StopReason>(GUARD_MAX_TRACKED_RUNS);
+  const fallbackKey = invocationKeyer('token-budget');
+  const runKey = (runtime: GuardRuntime): RunKey => resolveRunKey(runtime.context, () => fallbackKey(runtime));
+
+  const middleware = createMiddleware({
+    name: TOKEN_BUDGET_MIDDLEWARE_NAME,
+    contextSchema: GuardContextSchema,
+    beforeAgent: (state, runtime) => {
+      if (!limits.enabled || state.messages.length === 0) return undefined;
+      const key = runKey(runtime);
+      // Usage of messages from earlier runs of the thread is not this run's spending.
+      runs.set(key, markMessagesSeen(runs.get(key) ?? EMPTY_RUN_BUDGET, state.messages));
+      return undefined;
+    },
+    afterModel: (state, runtime) => {
+      if (!limits.enabled) return undefined;
+      const key = runKey(runtime);
+      const before = runs.get(key) ?? EMPTY_RUN_BUDGET;
+      const { state: after, action } = decideTokenBudget(before, state.messages, limits);
+      if (after !== before) runs.set(key, after);
+      const last = state.messages[state.messages.length - 1];
+      if (action.kind !== 'stop' || !AIMessage.isInstance(last)) return undefined;
+      stopReasons.set(key, TOKEN_CAPPED);
+      return { messages: [forcedFinalAnswer(last, action.message)] };
+    },
+    wrapModelCall: (request, handler) => {
+      const key = runKey(request.runtime);
+      const run = runs.get(key);
+      if (run === undefined || run.pending.length === 0) return handler(request);
+      runs.set(key, { ...run, pending: [] });
+      // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
+      const warning = new HumanMessage({ content: run.pending.join('\n\n'), name: BUDGET_WARNING_NAME });
+      return handler({ ...request, messages: [...request.messages, warning] });
+    },
+    afterAgent: (_state, runtime) => {
+      runs.delete(runKey(runtime));
+      return undefined;
+    },
+  });
+
+  const channel: StopReasonSource & { reset(): void } = {
+    consumeStopReason: (runId) => stopReasons.pop(runId) ?? null,
+    /** Forgets every run's state and stop reason. */
+    reset: () => {
+      runs.clear();
+      stopReasons.clear();
+    },
+  };
+  return Object.assign(middleware, channel);
+}
+
+/** What {@link tokenBudgetMiddleware} returns: a LangChain middleware plus the stop-reason channel. */
+export type TokenBudgetMiddleware = ReturnType<typeof tokenBudgetMiddleware>;
