@@ -11,9 +11,3 @@ export function extractFinalResult(messages: readonly BaseMessage[]): string {
   const text = source ? messageText(source.content).trim() : '';
   return text || NO_RESPONSE_SENTINEL;
 }
-
-/** The stripped text of the last assistant message, or '' (used for turn-capped partial answers). */
-export function lastAssistantText(messages: readonly BaseMessage[]): string {
-  const lastAi = [...messages].reverse().find((m) => AIMessage.isInstance(m));
-  return lastAi ? messageText(lastAi.content).trim() : '';
-}

@@ -1,6 +1,8 @@
 import { AIMessage, HumanMessage, mapStoredMessageToChatMessage, type BaseMessage } from '@langchain/core/messages';
 import { GraphRecursionError } from '@langchain/langgraph';
-import { createAgent } from 'langchain';
+import { createAgent, type AgentMiddleware } from 'langchain';
+import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
+import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '../middleware/agent';
 import {
   boundText,
   TaskToolArgsSchema,
@@ -15,15 +17,10 @@ import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists,
 import { createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
-import { extractFinalResult, lastAssistantText } from './final-result';
 import { StepEventBuffer } from './step-event-buffer';
 import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step-capture';
+import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
 import { usageOfMessages } from './usage-from-messages';
-
-/** Graph steps per model turn of a bare agent: `model_request` then `tools`. */
-const GRAPH_STEPS_PER_TURN = 2;
-
-type Outcome = Pick<SubagentExecutionResult, 'status' | 'stopReason' | 'error'> & { resultText: string | null };
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
@@ -47,12 +44,21 @@ export function createRunSubagent(deps: ActivityDeps) {
     const progress = () => ({ steps, usage: usageOfMessages(messages) });
     try {
       const outcome = await withHeartbeats(async (signal) => {
-        const agent = await buildAgent(deps, input, def, modelName, prompt);
+        const middleware = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now });
+        const guards = stopReasonGuards(middleware);
+        // One key per execution: guards keep per-run state, and a retry is a new run.
+        const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;
+        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware);
         const cursor = newStepCursor();
         try {
           const stream = await agent.stream(
             { messages: [new HumanMessage(prompt)] },
-            { streamMode: 'values', recursionLimit: input.maxTurns * GRAPH_STEPS_PER_TURN, signal },
+            {
+              streamMode: 'values',
+              recursionLimit: recursionLimitForTurns(input.maxTurns, middleware),
+              signal,
+              context: { run_id: runKey, thread_id: input.threadId },
+            },
           );
           for await (const chunk of stream) {
             messages = chunk.messages;
@@ -63,11 +69,11 @@ export function createRunSubagent(deps: ActivityDeps) {
           }
         } catch (err) {
           rethrowIfCancelled(signal);
-          if (err instanceof GraphRecursionError) return turnCapped(messages, input.maxTurns);
+          if (err instanceof GraphRecursionError) return turnCappedOutcome(messages, input.maxTurns, consumeStopReason(guards, runKey));
           throw err;
         }
         rethrowIfCancelled(signal);
-        return { status: 'completed', stopReason: null, error: null, resultText: extractFinalResult(messages) } satisfies Outcome;
+        return finishedOutcome(messages, consumeStopReason(guards, runKey));
       }, progress);
       return await finish(deps, input, modelName, outcome, usageOfMessages(messages), steps);
     } catch (err) {
@@ -84,14 +90,6 @@ function isCancelledFailure(err: unknown): boolean {
   return err instanceof Error && err.name === 'CancelledFailure';
 }
 
-/** SPEC §2.6 step 9: a partial answer survives a turn cap, otherwise the task failed. */
-function turnCapped(messages: readonly BaseMessage[], maxTurns: number): Outcome {
-  const partial = lastAssistantText(messages);
-  return partial
-    ? { status: 'completed', stopReason: 'turn_capped', error: null, resultText: partial }
-    : { status: 'failed', stopReason: 'turn_capped', error: `Reached max_turns=${maxTurns}`, resultText: null };
-}
-
 async function loadTaskPrompt(deps: ActivityDeps, input: SubagentTaskInput): Promise<string | null> {
   const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
   const message = stored ? mapStoredMessageToChatMessage(stored) : null;
@@ -106,7 +104,14 @@ async function loadTaskPrompt(deps: ActivityDeps, input: SubagentTaskInput): Pro
  * The subagent for one task: its model, its tools (allowlist, then denylist), and one system
  * message with its skills listed as metadata. Skill load errors propagate and fail the task.
  */
-async function buildAgent(deps: ActivityDeps, input: SubagentTaskInput, def: SubagentDefinition, modelName: string, prompt: string) {
+async function buildAgent(
+  deps: ActivityDeps,
+  input: SubagentTaskInput,
+  def: SubagentDefinition,
+  modelName: string,
+  prompt: string,
+  middleware: AgentMiddleware[],
+) {
   const dataDir = deps.config.store.data_dir;
   const allowlist = intersectSkillAllowlists(input.availableSkills, def.skills);
   const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist });
@@ -125,6 +130,7 @@ async function buildAgent(deps: ActivityDeps, input: SubagentTaskInput, def: Sub
       skillsSection: buildSkillsSection(skills),
     }),
     name: def.name,
+    middleware,
   });
 }
 

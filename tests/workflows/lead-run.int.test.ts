@@ -130,20 +130,23 @@ test('a task call with missing or invalid arguments returns a failed tool messag
   }
 });
 
-test('a provider error inside a subagent fails that task with the provider message', async () => {
+test('a provider error inside a subagent is retried, then fails that task with the provider message', async () => {
   const harness = await temporal.start({
     lead: [
       { tool_calls: [{ name: 'task', args: { description: 'Flaky', prompt: 'Gamma', subagent_type: 'general-purpose' } }] },
       { content: 'The subagent failed.' },
     ],
-    subagents: [{ match: 'Gamma', turns: [{ error: '503 upstream unavailable' }] }],
+    subagents: [{ match: 'Gamma', turns: [{ error: '503 upstream unavailable', repeat: 3 }, { content: 'never reached' }] }],
   });
   const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-error', runId: 'run-1' });
   const report = await buildRunReport(harness.stores, state, workflowId);
   expect(report.status).toBe('completed');
   expect(report.tasks).toEqual([
-    expect.objectContaining({ status: 'failed', error: '503 upstream unavailable', result: null, token_usage: null, attempts: 1 }),
+    expect.objectContaining({ status: 'failed', result: null, token_usage: null, attempts: 1 }),
   ]);
+  expect(report.tasks[0]?.error).toContain('503 upstream unavailable');
+  // Three model calls: the first and two retries, all failing; the fourth turn was never reached.
+  expect(harness.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(3);
   expect(report.events['subagent.end']).toBe(1);
 });
 

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type UsageMetadata } from '@langchain/core/messages';
-import { NO_RESPONSE_SENTINEL, extractFinalResult, lastAssistantText } from '../../../src/activities/final-result';
+import { NO_RESPONSE_SENTINEL, extractFinalResult } from '../../../src/activities/final-result';
 import { usageOfMessage, usageOfMessages } from '../../../src/activities/usage-from-messages';
 
 const usage = (input: number, output: number, total: number): UsageMetadata => ({
@@ -124,18 +124,3 @@ describe('extractFinalResult (SPEC §2.7)', () => {
   });
 });
 
-describe('lastAssistantText', () => {
-  it('returns the stripped text of the last AI message', () => {
-    const messages = [new HumanMessage('Task'), new AIMessage(' partial answer\n'), new ToolMessage({ content: 'x', tool_call_id: 't1' })];
-    expect(lastAssistantText(messages)).toBe('partial answer');
-  });
-
-  it('looks at the last AI message only', () => {
-    expect(lastAssistantText([new AIMessage('earlier'), new AIMessage('   ')])).toBe('');
-  });
-
-  it('is empty without AI messages, never the sentinel', () => {
-    expect(lastAssistantText([])).toBe('');
-    expect(lastAssistantText([new HumanMessage('Task')])).toBe('');
-  });
-});

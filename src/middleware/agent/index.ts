@@ -1,0 +1,21 @@
+/**
+ * LangChain agent middleware (createMiddleware): effects and per-run state live here; the decisions
+ * they apply are the pure functions of `src/middleware`. Activities only: never import this from
+ * workflow code (it loads langchain).
+ */
+export { buildSubagentMiddleware, stopReasonGuards, consumeStopReason } from './subagent-chain';
+export type { SubagentChainOptions, StopReasonGuard } from './subagent-chain';
+export { inputSanitizationMiddleware, INPUT_SANITIZATION_MIDDLEWARE_NAME } from './input-sanitization-middleware';
+export { llmErrorHandlingMiddleware, LLM_ERROR_HANDLING_MIDDLEWARE_NAME } from './llm-error-handling-middleware';
+export type { LlmErrorHandlingMiddlewareOptions } from './llm-error-handling-middleware';
+export { toolErrorHandlingMiddleware, TOOL_ERROR_HANDLING_MIDDLEWARE_NAME } from './tool-error-handling-middleware';
+export { loopDetectionMiddleware, LOOP_DETECTION_MIDDLEWARE_NAME } from './loop-detection-middleware';
+export {
+  tokenBudgetMiddleware,
+  TOKEN_BUDGET_MIDDLEWARE_NAME,
+  defaultSubagentTokenBudget,
+  resolveSubagentTokenBudget,
+} from './token-budget-middleware';
+export { durableContextMiddleware, DURABLE_CONTEXT_MIDDLEWARE_NAME } from './durable-context-middleware';
+export { dateContextMiddleware, DATE_CONTEXT_MIDDLEWARE_NAME } from './date-context-middleware';
+export { systemMessageCoalescingMiddleware, SYSTEM_MESSAGE_COALESCING_MIDDLEWARE_NAME } from './system-message-coalescing-middleware';

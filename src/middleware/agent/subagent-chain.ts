@@ -1,0 +1,57 @@
+import type { AgentMiddleware } from 'langchain';
+import type { AppConfig } from '../../config/schema';
+import type { StopReason } from '../../contracts';
+import { dateContextMiddleware } from './date-context-middleware';
+import { durableContextMiddleware } from './durable-context-middleware';
+import { inputSanitizationMiddleware } from './input-sanitization-middleware';
+import { llmErrorHandlingMiddleware, type LlmErrorHandlingMiddlewareOptions } from './llm-error-handling-middleware';
+import { loopDetectionMiddleware } from './loop-detection-middleware';
+import { systemMessageCoalescingMiddleware } from './system-message-coalescing-middleware';
+import { resolveSubagentTokenBudget, tokenBudgetMiddleware } from './token-budget-middleware';
+import { toolErrorHandlingMiddleware } from './tool-error-handling-middleware';
+
+/** A guard that can say why it ended a run early (duck-typed: any middleware with this method). */
+export interface StopReasonGuard {
+  consumeStopReason(runId: string | null): StopReason | null;
+}
+
+export interface SubagentChainOptions {
+  readonly config: AppConfig;
+  readonly agentName: string;
+  /** Clock of the date reminder; tests pin it. */
+  readonly now?: () => Date;
+  /** Retry tuning of the LLM error handler (tests shorten the waits). */
+  readonly llmRetry?: Omit<LlmErrorHandlingMiddlewareOptions, 'sleep'>;
+}
+
+/**
+ * The subagent middleware chain, in the order SPEC §6.10 pins for the parts this project has:
+ * input sanitization outermost, LLM and tool error handling, the loop and token guards, durable
+ * context, the date reminder, and the system-message coalescer always last (innermost), so the
+ * model always receives exactly one leading system message. Built per task: guards keep per-run
+ * state and must not be shared between concurrent executions.
+ */
+export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMiddleware[] {
+  const { config } = options;
+  const chain: AgentMiddleware[] = [
+    inputSanitizationMiddleware(),
+    llmErrorHandlingMiddleware(options.llmRetry ?? {}),
+    toolErrorHandlingMiddleware(),
+  ];
+  if (config.loop_detection.enabled) chain.push(loopDetectionMiddleware(config.loop_detection));
+  const budget = resolveSubagentTokenBudget(config, options.agentName);
+  if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
+  chain.push(durableContextMiddleware(), dateContextMiddleware(options.now ? { now: options.now } : {}), systemMessageCoalescingMiddleware());
+  return chain;
+}
+
+/** The chain's guards that report stop reasons (SPEC Appendix D: every one is asked, first wins). */
+export function stopReasonGuards(chain: readonly AgentMiddleware[]): StopReasonGuard[] {
+  return chain.filter((m): m is AgentMiddleware & StopReasonGuard => typeof (m as Partial<StopReasonGuard>).consumeStopReason === 'function');
+}
+
+/** The first stop reason, in chain order, any guard recorded for the run. Every guard's is consumed. */
+export function consumeStopReason(guards: readonly StopReasonGuard[], runId: string | null): StopReason | null {
+  const reasons = guards.map((guard) => guard.consumeStopReason(runId));
+  return reasons.find((reason) => reason !== null) ?? null;
+}

@@ -1,0 +1,31 @@
+import { AppConfigSchema, type AppConfigInput } from '../../../src/config';
+import { buildSubagentMiddleware, stopReasonGuards } from '../../../src/middleware/agent';
+import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
+
+const names = (input: AppConfigInput = {}) => buildSubagentMiddleware({ config: AppConfigSchema.parse(input), agentName: 'general-purpose' }).map((m) => m.name);
+
+test('the chain order is pinned: sanitization outermost, guards, durable context, date reminder, coalescer last', () => {
+  expect(names()).toEqual([
+    'InputSanitizationMiddleware',
+    'LLMErrorHandlingMiddleware',
+    'ToolErrorHandlingMiddleware',
+    'LoopDetectionMiddleware',
+    'TokenBudgetMiddleware',
+    'DurableContextMiddleware',
+    'SubagentDateContextMiddleware',
+    'SystemMessageCoalescingMiddleware',
+  ]);
+});
+
+test('disabled guards are left out; the coalescer stays last', () => {
+  const chain = names({ loop_detection: { enabled: false }, subagents: { token_budget: { enabled: false } } });
+  expect(chain).not.toContain('LoopDetectionMiddleware');
+  expect(chain).not.toContain('TokenBudgetMiddleware');
+  expect(chain[chain.length - 1]).toBe('SystemMessageCoalescingMiddleware');
+});
+
+test('both guards report stop reasons; the default chain admits an exact turn cap', () => {
+  const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
+  expect(stopReasonGuards(chain).map((g) => (g as unknown as { name: string }).name)).toEqual(['LoopDetectionMiddleware', 'TokenBudgetMiddleware']);
+  expect(() => recursionLimitForTurns(150, chain)).not.toThrow();
+});
