@@ -10,6 +10,7 @@ import { toAiMessage, toLeadTurn } from './lead-turn';
 import { formatPromptDate } from './prompt-date';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
+import { frameLatestUserInput } from './frame-user-input';
 import { durableContextMessages, renderDurableContextData } from '../middleware';
 
 /** Builds the `leadModelStep` activity. */
@@ -25,7 +26,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
 
     await writePendingMessages(deps, input);
     const records = await deps.stores.messages.listMessages(input.threadId);
-    const history = records.map((r) => mapStoredMessageToChatMessage(r.message));
+    const history = frameLatestUserInput(records.map((r) => mapStoredMessageToChatMessage(r.message)));
     const now = (deps.now ?? (() => new Date()))();
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.

@@ -45,3 +45,56 @@ export type {
   DurableContextContractMessage,
   DurableContextDataMessage,
 } from './durable-context';
+export {
+  USER_INPUT_BEGIN,
+  USER_INPUT_END,
+  NEUTRALIZED_USER_INPUT_BEGIN,
+  NEUTRALIZED_USER_INPUT_END,
+  ORIGINAL_USER_CONTENT_KEY,
+  UNTRUSTED_TAG_DENYLIST,
+  neutralizeUntrustedTags,
+  frameUntrustedText,
+  isGenuineUserMessage,
+  lastGenuineUserMessageIndex,
+  sanitizeUserContent,
+} from './input-sanitization';
+export type { SanitizableMessage, SanitizedUserContent } from './input-sanitization';
+export {
+  RETRYABLE_STATUSES,
+  LlmErrorReason,
+  DEFAULT_LLM_RETRY_POLICY,
+  BURST_RATE_MAX_ATTEMPTS,
+  classifyLlmError,
+  maxAttemptsFor,
+  retryDelayMs,
+  llmFallbackText,
+  llmErrorFallback,
+} from './llm-error-handling';
+export type { LlmRetryPolicy, LlmErrorClassification, LlmErrorFallbackKwargs, LlmErrorFallbackSpec } from './llm-error-handling';
+export { DYNAMIC_CONTEXT_REMINDER_KEY, flattenContent, coalesceSystemParts, planSystemCoalescing } from './system-message-coalescing';
+export type { SystemPart, CoalescedSystemMessage, CoalescibleMessage, SystemCoalescingPlan } from './system-message-coalescing';
+export {
+  GUARD_MAX_TRACKED_RUNS,
+  BUDGET_WARNING_NAME,
+  TOKEN_CAPPED,
+  decideTokenBudget,
+  tokenBudgetExceededMessage,
+  tokenBudgetWarningMessage,
+} from './token-budget';
+export type { TokenBudgetLimits, BudgetAction } from './token-budget';
+export {
+  MAX_PENDING_WARNINGS_PER_RUN,
+  LOOP_WARNING_NAME,
+  LOOP_CAPPED,
+  hashToolCalls,
+  stableToolKey,
+  observeToolCalls,
+  repeatedCallsStopMessage,
+  toolFrequencyStopMessage,
+  REPEATED_CALLS_WARNING,
+  toolFrequencyWarning,
+} from './loop-detection';
+export type { LoopLimits, LoopAction } from './loop-detection';
+export { activeSkills } from './active-skills';
+export { recursionLimitForTurns } from './turn-recursion-limit';
+export type { MiddlewareHooks } from './turn-recursion-limit';

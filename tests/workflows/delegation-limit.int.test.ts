@@ -103,6 +103,9 @@ test('the delegation ledger of the thread is rendered into the lead context as h
   expect(data.text).toContain('## Work already delegated');
   expect(data.text).toContain('[completed] Job 1 (via general-purpose;');
   expect(data.text).toContain('-> done');
+  // The user's message is framed as untrusted input in the request (the transcript keeps it as written).
+  const userMessages = request.messages.filter((m) => m.type === 'human' && !m.additional_kwargs.hide_from_ui);
+  expect(userMessages.map((m) => m.text)).toEqual(['go', '--- BEGIN USER INPUT ---\nagain\n--- END USER INPUT ---']);
   // Nothing was delegated before run 1's first step: no ledger block then.
   expect(leadRequests[0]?.messages.some((m) => m.additional_kwargs?.durable_context_data === true)).toBe(false);
 });
