@@ -44,7 +44,10 @@ export function createRunSubagent(deps: ActivityDeps) {
     const progress = () => ({ steps, usage: usageOfMessages(messages) });
     try {
       const outcome = await withHeartbeats(async (signal) => {
-        const middleware = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now });
+        const summaryModel = deps.config.summarization.enabled
+          ? deps.createModel(deps.config.summarization.model ?? modelName, { kind: 'summarizer' })
+          : undefined;
+        const middleware = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel });
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;

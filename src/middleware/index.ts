@@ -96,5 +96,7 @@ export {
 } from './loop-detection';
 export type { LoopLimits, LoopAction } from './loop-detection';
 export { activeSkills } from './active-skills';
+export { approximateTokens, shouldCompact, compactionCut, renderForSummary } from './compaction';
+export type { CompactableMessage, CompactionTrigger } from './compaction';
 export { recursionLimitForTurns } from './turn-recursion-limit';
 export type { MiddlewareHooks } from './turn-recursion-limit';

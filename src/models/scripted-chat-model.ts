@@ -14,7 +14,11 @@ import { selectSubagentTurns, type Scenario, type ScenarioTurn } from './scenari
 import { turnAt } from './turn-cursor';
 
 /** The conversation a model instance answers for: the lead run, or one subagent task. */
-export type ModelRole = { readonly kind: 'lead' } | { readonly kind: 'subagent'; readonly taskPrompt: string };
+export type ModelRole =
+  | { readonly kind: 'lead' }
+  | { readonly kind: 'subagent'; readonly taskPrompt: string }
+  /** Writes compaction summaries; the scripted model answers these without consuming script turns. */
+  | { readonly kind: 'summarizer' };
 
 /** Text answered once a turn list has run out. */
 export const SCRIPT_EXHAUSTED_TEXT = '(script exhausted)';
@@ -77,7 +81,7 @@ export class ScriptedChatModel extends BaseChatModel {
     super(base);
     this.modelName = modelName;
     this.role = role;
-    this.turns = shared?.turns ?? (role.kind === 'lead' ? (scenario.lead ?? []) : selectSubagentTurns(scenario, role.taskPrompt));
+    this.turns = shared?.turns ?? turnsFor(scenario, role);
     this.cursor = shared?.cursor ?? { position: null, run: 1 };
     this.boundToolNames = shared?.boundToolNames ?? [];
     this.fields = fields;
@@ -117,6 +121,7 @@ export class ScriptedChatModel extends BaseChatModel {
   ): Promise<ChatResult> {
     const signal = options.signal;
     if (signal?.aborted === true) throw abortReason(signal);
+    if (this.role.kind === 'summarizer') return this.result(scriptedSummary(messages), [], undefined);
     if (this.cursor.position === null) Object.assign(this.cursor, deriveCursor(messages));
     const position = this.cursor.position ?? 0;
     this.cursor.position = position + 1;
@@ -213,4 +218,26 @@ function toolName(tool: BindToolsInput): string | undefined {
     if (typeof name === 'string') return name;
   }
   return undefined;
+}
+
+function turnsFor(scenario: Scenario, role: ModelRole): readonly ScenarioTurn[] {
+  switch (role.kind) {
+    case 'lead':
+      return scenario.lead ?? [];
+    case 'subagent':
+      return selectSubagentTurns(scenario, role.taskPrompt);
+    case 'summarizer':
+      return [];
+  }
+}
+
+/**
+ * A deterministic compaction summary: scenarios script the lead and subagents, not summaries, so
+ * the scripted summarizer states what it was given (how many lines) instead of consuming a turn.
+ */
+function scriptedSummary(messages: readonly BaseMessage[]): string {
+  const request = messages[messages.length - 1];
+  const text = request === undefined ? '' : typeof request.content === 'string' ? request.content : request.text;
+  const lines = text.split('\n').filter((line) => line.trim() !== '').length;
+  return `(scripted summary of ${lines} transcript lines)`;
 }

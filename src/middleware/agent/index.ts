@@ -17,5 +17,7 @@ export {
   resolveSubagentTokenBudget,
 } from './token-budget-middleware';
 export { durableContextMiddleware, DURABLE_CONTEXT_MIDDLEWARE_NAME } from './durable-context-middleware';
+export { summarizationMiddleware, SUMMARIZATION_MIDDLEWARE_NAME, SummaryStateSchema } from './summarization-middleware';
+export type { SummarizationMiddlewareOptions } from './summarization-middleware';
 export { dateContextMiddleware, DATE_CONTEXT_MIDDLEWARE_NAME } from './date-context-middleware';
 export { systemMessageCoalescingMiddleware, SYSTEM_MESSAGE_COALESCING_MIDDLEWARE_NAME } from './system-message-coalescing-middleware';

@@ -1,3 +1,4 @@
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { AgentMiddleware } from 'langchain';
 import type { AppConfig } from '../../config/schema';
 import type { StopReason } from '../../contracts';
@@ -7,6 +8,7 @@ import { inputSanitizationMiddleware } from './input-sanitization-middleware';
 import { llmErrorHandlingMiddleware, type LlmErrorHandlingMiddlewareOptions } from './llm-error-handling-middleware';
 import { loopDetectionMiddleware } from './loop-detection-middleware';
 import { systemMessageCoalescingMiddleware } from './system-message-coalescing-middleware';
+import { summarizationMiddleware } from './summarization-middleware';
 import { resolveSubagentTokenBudget, tokenBudgetMiddleware } from './token-budget-middleware';
 import { toolErrorHandlingMiddleware } from './tool-error-handling-middleware';
 
@@ -22,12 +24,14 @@ export interface SubagentChainOptions {
   readonly now?: () => Date;
   /** Retry tuning of the LLM error handler (tests shorten the waits). */
   readonly llmRetry?: Omit<LlmErrorHandlingMiddlewareOptions, 'sleep'>;
+  /** The model that writes compaction summaries; required when `summarization.enabled`. */
+  readonly summaryModel?: BaseChatModel;
 }
 
 /**
  * The subagent middleware chain, in the order SPEC §6.10 pins for the parts this project has:
  * input sanitization outermost, LLM and tool error handling, the loop and token guards, durable
- * context, the date reminder, and the system-message coalescer always last (innermost), so the
+ * context, summarization (when enabled), the date reminder, and the system-message coalescer always last (innermost), so the
  * model always receives exactly one leading system message. Built per task: guards keep per-run
  * state and must not be shared between concurrent executions.
  */
@@ -41,7 +45,12 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
   if (config.loop_detection.enabled) chain.push(loopDetectionMiddleware(config.loop_detection));
   const budget = resolveSubagentTokenBudget(config, options.agentName);
   if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
-  chain.push(durableContextMiddleware(), dateContextMiddleware(options.now ? { now: options.now } : {}), systemMessageCoalescingMiddleware());
+  chain.push(durableContextMiddleware());
+  if (config.summarization.enabled) {
+    if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');
+    chain.push(summarizationMiddleware({ model: options.summaryModel, trigger: config.summarization.trigger, keep: config.summarization.keep }));
+  }
+  chain.push(dateContextMiddleware(options.now ? { now: options.now } : {}), systemMessageCoalescingMiddleware());
   return chain;
 }
 

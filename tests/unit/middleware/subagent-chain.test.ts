@@ -1,6 +1,8 @@
 import { AppConfigSchema, type AppConfigInput } from '../../../src/config';
 import { buildSubagentMiddleware, stopReasonGuards } from '../../../src/middleware/agent';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
+import { HumanMessage } from '@langchain/core/messages';
+import { parseScenario, ScriptedChatModel } from '../../../src/models';
 
 const names = (input: AppConfigInput = {}) => buildSubagentMiddleware({ config: AppConfigSchema.parse(input), agentName: 'general-purpose' }).map((m) => m.name);
 
@@ -28,4 +30,19 @@ test('both guards report stop reasons; the default chain admits an exact turn ca
   const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
   expect(stopReasonGuards(chain).map((g) => (g as unknown as { name: string }).name)).toEqual(['LoopDetectionMiddleware', 'TokenBudgetMiddleware']);
   expect(() => recursionLimitForTurns(150, chain)).not.toThrow();
+});
+
+test('with summarization enabled it sits right after durable context, before the date reminder', () => {
+  const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
+  const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel }).map((m) => m.name);
+  expect(chain.slice(-4)).toEqual(['DurableContextMiddleware', 'SummarizationMiddleware', 'SubagentDateContextMiddleware', 'SystemMessageCoalescingMiddleware']);
+  expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose' })).toThrow('needs a summary model');
+});
+
+test('the scripted summarizer answers without consuming the script', async () => {
+  const scenario = parseScenario({ subagents: [{ match: '*', turns: [{ content: 'first turn' }] }] }, 's');
+  const summarizer = new ScriptedChatModel({ scenario, role: { kind: 'summarizer' }, modelName: 'm' });
+  const answer = await summarizer.invoke([new HumanMessage('line one\nline two\n\nline three')]);
+  expect(answer.text).toBe('(scripted summary of 3 transcript lines)');
+  expect(answer.usage_metadata).toBeUndefined();
 });
