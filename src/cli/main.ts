@@ -2,8 +2,10 @@ import { Command, Option } from 'commander';
 import { isAgentDefinitionError } from '../store';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 import { agentsCommand } from './agents-command';
+import { eventsCommand } from './events-command';
 import { promptCommand } from './prompt-command';
 import { runCommand } from './run-command';
+import { serveCommand } from './serve-command';
 import { startCommand } from './start-command';
 import { workerCommand } from './worker-command';
 import { installWorkerLogging, logLevelFromEnv } from '../worker/install-logging';
@@ -48,6 +50,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     );
 
   program.addCommand(promptCommand(config));
+  program.addCommand(eventsCommand(config));
+  program.addCommand(serveCommand(config));
   program.addCommand(agentsCommand());
   return program;
 }

@@ -1,5 +1,5 @@
 import type { LoadedConfig } from '../config';
-import { describeEvent } from './event-lines';
+import { LivePrinter } from './live-printer';
 import { executeRun } from './execute-run';
 import { buildRunReport } from './run-report';
 import { startRuntime, workflowUiUrl } from './runtime';
@@ -20,20 +20,23 @@ export async function runCommand(loaded: LoadedConfig, message: string, options:
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const runtime = await startRuntime({ loaded, withWorkers: false, log });
   try {
-    const print = options.json ? () => undefined : (line: string) => process.stdout.write(`${line}\n`);
+    const printer = new LivePrinter();
     const run = await executeRun(
       runtime,
       { message, modelName: options.model, threadId: options.thread, userId: options.user, agentName: options.agent },
-      (event) => print(describeEvent(event)),
+      (event) => {
+        if (!options.json) printer.event(event);
+      },
     );
+    printer.finish();
     const report = await buildRunReport(runtime.stores, run.state, run.started.workflowId);
     const link = runtime.uiUrl ? workflowUiUrl(runtime.uiUrl, runtime.namespace, run.started.workflowId, run.temporalRunId) : null;
     if (options.json) {
       process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
       if (link) log(`Temporal Web: ${link}`);
     } else {
-      print(`run ${report.status}: ${report.final_message ?? run.state.error ?? ''}`);
-      if (link) print(`Temporal Web: ${link}`);
+      printer.line(`run ${report.status}: ${report.final_message ?? run.state.error ?? ''}`);
+      if (link) printer.line(`Temporal Web: ${link}`);
     }
     return report.status === 'completed' ? 0 : 1;
   } finally {

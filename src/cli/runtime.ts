@@ -64,7 +64,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     }
     return {
       temporal,
-      deerflow: new DeerFlowClient(temporal, config, stores.agents),
+      deerflow: new DeerFlowClient(temporal, config, stores.agents, stores.events),
       stores,
       namespace,
       uiUrl: server?.uiUrl ?? config.temporal.ui_url,

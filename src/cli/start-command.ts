@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadConfig, type LoadedConfig } from '../config';
 import { findProjectRoot } from '../devserver';
-import { describeEvent } from './event-lines';
+import { LivePrinter } from './live-printer';
 import { executeRun } from './execute-run';
 import { buildRunReport } from './run-report';
 import { startRuntime, workflowUiUrl } from './runtime';
@@ -27,7 +27,9 @@ export async function startCommand(userConfig: LoadedConfig, options: { wait: bo
   const runtime = await startRuntime({ loaded, withWorkers: true, log: out });
   try {
     out(`lead: ${DEMO_MESSAGE}`);
-    const run = await executeRun(runtime, { message: DEMO_MESSAGE }, (event) => out(describeEvent(event)));
+    const printer = new LivePrinter();
+    const run = await executeRun(runtime, { message: DEMO_MESSAGE }, (event) => printer.event(event));
+    printer.finish();
     const report = await buildRunReport(runtime.stores, run.state, run.started.workflowId);
     const done = report.tasks.filter((t) => t.status === 'completed').length;
     out(`run ${report.status} with ${done}/${report.tasks.length} subagent tasks completed`);

@@ -18,7 +18,7 @@ export function parseDefinitionFile(text: string, file: string): Record<string, 
  * Validates command-line input with a contract schema before anything is stored.
  * @throws CliExit with one `field: problem` line per issue.
  */
-export function validateCliInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+export function validateCliInput<S extends z.ZodType>(schema: S, value: unknown, heading = 'Invalid definition, nothing was stored'): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const lines = parsed.error.issues.map((issue) => {
@@ -26,5 +26,5 @@ export function validateCliInput<S extends z.ZodType>(schema: S, value: unknown)
     const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
     return `${field}: ${message}`;
   });
-  throw new CliExit(`Invalid definition, nothing was stored:\n${lines.join('\n')}`, EXIT_USAGE);
+  throw new CliExit(`${heading}:\n${lines.join('\n')}`, EXIT_USAGE);
 }

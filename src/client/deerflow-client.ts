@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AppConfig } from '../config';
 import type { AgentDefinitionStore } from '../store/agent-definition-store';
+import type { RunEventStore } from '../store';
+import { streamRunEvents, type StreamRunEventsOptions } from './stream-run-events';
 import {
   boundText,
   SA_AGENT,
@@ -10,6 +12,7 @@ import {
   WORKFLOW_TASK_QUEUE,
   type LeadRunInput,
   type LeadRunState,
+  type RunEvent,
 } from '../contracts';
 import { leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
 import { readManagedDefinitions } from '../registry';
@@ -36,6 +39,7 @@ export class DeerFlowClient {
     private readonly temporal: Client,
     private readonly config: AppConfig,
     private readonly agents: AgentDefinitionStore | null = null,
+    private readonly events: RunEventStore | null = null,
   ) {}
 
   /**
@@ -62,6 +66,16 @@ export class DeerFlowClient {
       ],
     });
     return { workflowId, runId: input.runId, threadId: input.threadId, input, handle };
+  }
+
+  /**
+   * The run's events (`subagent.start`, `subagent.step`, `subagent.end`) in order, live until the
+   * run closes; resumable with `afterSeq`.
+   * @throws Error when this client was built without an event store.
+   */
+  stream(workflowId: string, runId: string, options: StreamRunEventsOptions = {}): AsyncGenerator<RunEvent> {
+    if (this.events === null) throw new Error('DeerFlowClient.stream needs the event store (pass it to the constructor)');
+    return streamRunEvents(this.events, this.temporal.workflow.getHandle(workflowId), runId, options);
   }
 
   /** Live state of a run (works after it closed, too). */

@@ -1,4 +1,6 @@
 export { DeerFlowClient } from './deerflow-client';
+export { streamRunEvents } from './stream-run-events';
+export type { StreamRunEventsOptions } from './stream-run-events';
 export type { StartedRun, StartRunRequest } from './deerflow-client';
 export {
   buildLeadRunInput,

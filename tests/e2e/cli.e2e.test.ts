@@ -103,6 +103,7 @@ test('every problem of a bad config is reported, one line each', async () => {
 
 test('npm start: the bundled demo completes with subagent tasks and prints a Web UI link', async () => {
   const result = await runCli(['start'], { cwd: dir, timeoutMs: 120_000 });
+  if (result.code !== 0) process.stderr.write(`deerflow start failed:\n${result.stdout}\n${result.stderr}\n`);
   expect(result.code).toBe(0);
   expect(result.stdout).toContain('deerflow demo on the bundled scripted model');
   expect(result.stdout).toMatch(/general-purpose started: Write and count notes/);

@@ -1,0 +1,88 @@
+import { Command, type Option } from 'commander';
+import type { LoadedConfig } from '../config';
+import { assertBindable, isGatewaySetupError, resolveGatewayAuth, startGateway, type GatewayAuth } from '../gateway';
+import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
+import { startRuntime } from './runtime';
+
+/** Options of {@link runServe}. */
+export interface ServeOptions {
+  /** Overrides `gateway.port`. */
+  readonly port?: number;
+  /** Resolves when the server should stop. @default SIGINT or SIGTERM */
+  readonly until?: Promise<void>;
+  readonly log?: (line: string) => void;
+}
+
+function parsePort(raw: string): number {
+  const value = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || value > 65_535) throw new CliExit(`--port must be an integer 0..65535, got '${raw}'`, EXIT_USAGE);
+  return value;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+/** Config problems (token variables, unsafe host) are usage errors, reported before anything starts. */
+function checkedAuth(loaded: LoadedConfig, host: string): GatewayAuth {
+  try {
+    const auth = resolveGatewayAuth(loaded.config.gateway.tokens, process.env);
+    assertBindable(host, auth);
+    return auth;
+  } catch (err) {
+    if (isGatewaySetupError(err)) throw new CliExit(err.message, EXIT_USAGE);
+    throw err;
+  }
+}
+
+/**
+ * `deerflow serve`: the runtime (embedded dev server + workers without TEMPORAL_ADDRESS, else a
+ * client of that cluster) and the HTTP gateway, until SIGINT/SIGTERM (or `options.until`).
+ * @throws CliExit for config problems (unset token variables, a non-loopback host without tokens).
+ */
+export async function runServe(loaded: LoadedConfig, options: ServeOptions = {}): Promise<void> {
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
+  const { host } = loaded.config.gateway;
+  const port = options.port ?? loaded.config.gateway.port;
+  const auth = checkedAuth(loaded, host);
+  // Registered before the slow start so a Ctrl-C during it still shuts down cleanly afterwards.
+  const until = options.until ?? untilSignal();
+  const runtime = await startRuntime({ loaded, withWorkers: false, log });
+  try {
+    const gateway = await startGateway({
+      host,
+      port,
+      auth,
+      temporal: runtime.temporal,
+      deerflow: runtime.deerflow,
+      events: runtime.stores.events,
+    });
+    const who = auth.required ? `${loaded.config.gateway.tokens.length} token(s)` : 'no authentication, loopback only';
+    log(`deerflow gateway at ${gateway.url} (${who}); Ctrl-C to stop`);
+    await until;
+    log('stopping the gateway ...');
+    await gateway.close();
+  } finally {
+    await runtime.stop();
+  }
+}
+
+/** The `serve` subcommand. */
+export function serveCommand(config: Option): Command {
+  return new Command('serve')
+    .description('serve the HTTP API + SSE (runs, events) on gateway.host:gateway.port')
+    .addOption(config)
+    .option('--port <n>', 'port (default: gateway.port, 8787)')
+    .action(async (opts: { config?: string; port?: string }) => {
+      const port = opts.port === undefined ? undefined : parsePort(opts.port);
+      await runServe(loadCliConfig(opts.config), { port });
+    });
+}
