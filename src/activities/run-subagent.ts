@@ -6,6 +6,7 @@ import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '..
 import {
   boundText,
   TaskToolArgsSchema,
+  type SubagentEvidence,
   type SubagentExecutionResult,
   type SubagentTaskInput,
   type TokenUsage,
@@ -13,6 +14,8 @@ import {
 import { resolveSubagent, resolveSubagentModelName, type SubagentDefinition } from '../registry';
 import { messageKeys } from '../store';
 import { renderSubagentSystemPrompt } from '../prompts';
+import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
+import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
 import { createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
@@ -27,14 +30,20 @@ export function createRunSubagent(deps: ActivityDeps) {
   return async function runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
     // Definitions are read when the task executes; the run's policy and catalog were snapshotted at start.
     const def = resolveSubagent(input.subagentType, deps.config, await deps.stores.agents.listSubagents());
-    const prompt = await loadTaskPrompt(deps, input);
-    if (def === null || prompt === null) {
+    const task = await loadTaskPrompt(deps, input);
+    if (def === null || task === null) {
       const error =
         def === null
           ? `Subagent type '${input.subagentType}' is no longer defined (it was removed or disabled after the run started)`
           : `Task call ${input.taskId} not found in turn ${input.turn}`;
       return finish(deps, input, input.parentModel, { status: 'failed', stopReason: null, error, resultText: null }, null, 0);
     }
+    const { prompt } = task;
+    // The criteria ride in the task message (the untrusted channel); the system prompt only points at them.
+    const taskMessage = withAcceptanceCriteria(prompt, task.acceptanceCriteria);
+    const receiptsEnabled = deps.config.verification.receipts_enabled;
+    // Receipts off: no ledger, no receipt lines for the model, no verdicts (evidence stays null).
+    const receipts = receiptsEnabled ? new ReceiptHarvest(sha256Hex) : null;
     const modelName = resolveSubagentModelName(def, input.parentModel, deps.config);
     const events = new StepEventBuffer(deps.stores.events, input);
     await events.start(modelName);
@@ -47,15 +56,16 @@ export function createRunSubagent(deps: ActivityDeps) {
         const summaryModel = deps.config.summarization.enabled
           ? deps.createModel(deps.config.summarization.model ?? modelName, { kind: 'summarizer' })
           : undefined;
-        const middleware = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel });
+        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel });
+        const middleware = receiptsEnabled ? withToolReceipts(chain) : chain;
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;
-        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware);
+        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria);
         const cursor = newStepCursor();
         try {
           const stream = await agent.stream(
-            { messages: [new HumanMessage(prompt)] },
+            { messages: [new HumanMessage(taskMessage.text)] },
             {
               streamMode: 'values',
               recursionLimit: recursionLimitForTurns(input.maxTurns, middleware),
@@ -65,6 +75,8 @@ export function createRunSubagent(deps: ActivityDeps) {
           );
           for await (const chunk of stream) {
             messages = chunk.messages;
+            // Harvested before anything can stop the loop: a failed run keeps its latest evidence.
+            receipts?.observe(chunk.messages);
             for (const message of captureNewStepMessages(messages, cursor)) {
               steps += 1;
               await events.add(buildSubagentStep(message, input.taskId, steps), usageOfMessages(messages));
@@ -78,29 +90,42 @@ export function createRunSubagent(deps: ActivityDeps) {
         rethrowIfCancelled(signal);
         return finishedOutcome(messages, consumeStopReason(guards, runKey));
       }, progress);
-      return await finish(deps, input, modelName, outcome, usageOfMessages(messages), steps);
+      return await finish(deps, input, modelName, outcome, usageOfMessages(messages), steps, evidenceOf(receipts, outcome));
     } catch (err) {
       if (isCancelledFailure(err)) throw err;
       const error = err instanceof Error ? err.message : String(err);
-      return finish(deps, input, modelName, { status: 'failed', stopReason: null, error, resultText: null }, usageOfMessages(messages), steps);
+      const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
+      return finish(deps, input, modelName, failed, usageOfMessages(messages), steps, evidenceOf(receipts, failed));
     } finally {
       await events.flush();
     }
   };
 }
 
+/**
+ * The receipt check for the result (SPEC Appendix C.4): a completed report against the snapshot it
+ * could cite, else the latest receipts without verdicts. Null with receipts off.
+ */
+function evidenceOf(receipts: ReceiptHarvest | null, outcome: Outcome): SubagentEvidence | null {
+  if (receipts === null) return null;
+  return outcome.status === 'completed' && outcome.resultText !== null ? receipts.completed(outcome.resultText) : receipts.withoutReport();
+}
+
 function isCancelledFailure(err: unknown): boolean {
   return err instanceof Error && err.name === 'CancelledFailure';
 }
 
-async function loadTaskPrompt(deps: ActivityDeps, input: SubagentTaskInput): Promise<string | null> {
+async function loadTaskPrompt(
+  deps: ActivityDeps,
+  input: SubagentTaskInput,
+): Promise<{ prompt: string; acceptanceCriteria: readonly string[] | undefined } | null> {
   const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
   const message = stored ? mapStoredMessageToChatMessage(stored) : null;
   const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
   const call = calls.find((c) => c.id === input.taskId);
   if (call === undefined) return null;
   const args = TaskToolArgsSchema.safeParse(call.args);
-  return args.success ? args.data.prompt : null;
+  return args.success ? { prompt: args.data.prompt, acceptanceCriteria: args.data.acceptance_criteria } : null;
 }
 
 /**
@@ -114,6 +139,7 @@ async function buildAgent(
   modelName: string,
   prompt: string,
   middleware: AgentMiddleware[],
+  hasAcceptanceCriteria: boolean,
 ) {
   const dataDir = deps.config.store.data_dir;
   const allowlist = intersectSkillAllowlists(input.availableSkills, def.skills);
@@ -130,6 +156,7 @@ async function buildAgent(
     tools,
     systemPrompt: renderSubagentSystemPrompt(def.systemPrompt, {
       receiptsEnabled: deps.config.verification.receipts_enabled,
+      hasAcceptanceCriteria,
       skillsSection: buildSkillsSection(skills),
     }),
     name: def.name,
@@ -144,6 +171,7 @@ async function finish(
   outcome: Outcome,
   usage: TokenUsage | null,
   steps: number,
+  evidence: SubagentEvidence | null = null,
 ): Promise<SubagentExecutionResult> {
   const text = outcome.resultText;
   const resultRef =
@@ -160,5 +188,6 @@ async function finish(
     modelName,
     usage,
     steps,
+    evidence,
   };
 }

@@ -1,7 +1,11 @@
 import { ToolMessage } from '@langchain/core/messages';
 import type { ToolOutcome } from '../contracts';
+import { renderEvidenceCheck } from '../receipts';
 import type { TaskResultStore } from '../store';
 import { formatSubagentResultMessage, makeSubagentAdditionalKwargs } from '../tools';
+
+/** `additional_kwargs` key of a task's receipt check (SPEC Appendix C.4), when it has one. */
+export const SUBAGENT_EVIDENCE_KWARG = 'subagent_evidence';
 
 /** Appended to failed `task` calls so the model knows the run goes on (SPEC §3.6). */
 export const TASK_FAILURE_RECOVERY_HINT = 'Continue with available context, or choose an alternative tool.';
@@ -36,17 +40,24 @@ export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResu
     error: task.error,
     stopReason: task.stopReason,
   });
+  const kwargs = makeSubagentAdditionalKwargs(task.status, {
+    result: fullResult,
+    error: metadataError,
+    stopReason: task.stopReason,
+    modelName: task.modelName,
+    tokenUsage: task.usage,
+  });
+  // Advisory: the verdicts inform the lead's synthesis but never change the task's status.
+  const evidence = task.evidence ?? null;
+  if (evidence !== null) kwargs[SUBAGENT_EVIDENCE_KWARG] = evidence;
+  // The lead reads the check only when it flags something: a clean report stays as it was, which
+  // is what the task tool promises (uncited or unresolved claims are the ones flagged).
+  const shown = evidence !== null && task.status === 'completed' && evidence.flagged.length > 0;
   return new ToolMessage({
-    content,
+    content: shown ? `${content}\n\n${renderEvidenceCheck(evidence)}` : content,
     tool_call_id: outcome.toolCallId,
     name: 'task',
     status: task.status === 'completed' ? 'success' : 'error',
-    additional_kwargs: makeSubagentAdditionalKwargs(task.status, {
-      result: fullResult,
-      error: metadataError,
-      stopReason: task.stopReason,
-      modelName: task.modelName,
-      tokenUsage: task.usage,
-    }),
+    additional_kwargs: kwargs,
   });
 }

@@ -72,6 +72,27 @@ export const SubagentTaskInputSchema = z.object({
 });
 export type SubagentTaskInput = z.infer<typeof SubagentTaskInputSchema>;
 
+/** Most flagged lines an evidence summary carries (history stays bounded). */
+export const EVIDENCE_MAX_FLAGGED = 20;
+/** Longest flagged line of an evidence summary. */
+export const EVIDENCE_FLAGGED_MAX_CHARS = 200;
+
+/**
+ * The advisory check of a subagent's report against its tool receipts (SPEC Appendix C.4): how many
+ * receipts the run produced, citation verdicts, and short lines naming what was flagged.
+ */
+export const SubagentEvidenceSchema = z.object({
+  receipts: z.number().int().nonnegative(),
+  verdicts: z.object({
+    verified: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    unknown: z.number().int().nonnegative(),
+    unverified: z.number().int().nonnegative(),
+  }),
+  flagged: z.array(z.string().max(EVIDENCE_FLAGGED_MAX_CHARS)).max(EVIDENCE_MAX_FLAGGED),
+});
+export type SubagentEvidence = z.infer<typeof SubagentEvidenceSchema>;
+
 /** What one `runSubagent` execution reports. Timeouts are decided by the workflow, not here. */
 export const SubagentExecutionResultSchema = z.object({
   taskId: id,
@@ -86,6 +107,11 @@ export const SubagentExecutionResultSchema = z.object({
   modelName: z.string(),
   usage: TokenUsageSchema.nullable(),
   steps: z.number().int().nonnegative(),
+  /**
+   * Receipt check of the report; null when receipts are off or the snapshot was unusable (fail
+   * closed). Absent in results recorded before receipts existed, so it is optional.
+   */
+  evidence: SubagentEvidenceSchema.nullable().optional(),
 });
 export type SubagentExecutionResult = z.infer<typeof SubagentExecutionResultSchema>;
 
@@ -114,6 +140,8 @@ export const TaskStateSchema = z.object({
   /** Set when the task never reached a model for lack of capacity (batches do not count these as attempts). */
   errorCode: TaskErrorCodeSchema.nullable().default(null),
   attempts: z.number().int().nonnegative(),
+  /** The last execution's receipt check (advisory; never changes the status). */
+  evidence: SubagentEvidenceSchema.nullable().default(null),
 });
 export type TaskState = z.infer<typeof TaskStateSchema>;
 

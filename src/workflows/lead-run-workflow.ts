@@ -174,6 +174,7 @@ function newTask(taskId: string, turn: number, subagent: string, description: st
     error: null,
     errorCode: null,
     attempts: 0,
+    evidence: null,
   };
 }
 

@@ -105,4 +105,6 @@ export function applyDecision(task: TaskState, decision: TerminalDecision): void
   task.resultBrief = result?.resultBrief ?? null;
   task.resultSha256 = result?.resultSha256 ?? null;
   task.resultRef = result?.resultRef ?? null;
+  // Results recorded before receipts existed carry no evidence field.
+  task.evidence = result?.evidence ?? null;
 }
