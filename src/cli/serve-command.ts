@@ -19,16 +19,30 @@ function parsePort(raw: string): number {
   return value;
 }
 
-function untilSignal(): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolve();
-    };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
+/**
+ * SIGINT/SIGTERM as a promise. The listeners stay installed until `dispose()`: other handlers (the
+ * embedded dev server's) re-raise the signal to kill the process when no listener is left, which
+ * would cut the graceful stop short. A second signal during the stop exits at once.
+ */
+function signals(log: (line: string) => void): { readonly received: Promise<void>; dispose(): void } {
+  let count = 0;
+  let resolve = () => {};
+  const received = new Promise<void>((r) => (resolve = r));
+  const onSignal = (signal: NodeJS.Signals) => {
+    count += 1;
+    if (count === 1) return resolve();
+    log(`${signal} again: exiting without a graceful stop`);
+    process.exit(130);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    received,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
 }
 
 /** Config problems (token variables, unsafe host) are usage errors, reported before anything starts. */
@@ -53,8 +67,20 @@ export async function runServe(loaded: LoadedConfig, options: ServeOptions = {})
   const { host } = loaded.config.gateway;
   const port = options.port ?? loaded.config.gateway.port;
   const auth = checkedAuth(loaded, host);
-  // Registered before the slow start so a Ctrl-C during it still shuts down cleanly afterwards.
-  const until = options.until ?? untilSignal();
+  // Installed before the slow start so a Ctrl-C during it still shuts down cleanly afterwards.
+  const stop = options.until === undefined ? signals(log) : { received: options.until, dispose: () => {} };
+  try {
+    await serveUntil(loaded, { host, port, auth, log, until: stop.received });
+  } finally {
+    stop.dispose();
+  }
+}
+
+async function serveUntil(
+  loaded: LoadedConfig,
+  options: { host: string; port: number; auth: GatewayAuth; log: (line: string) => void; until: Promise<void> },
+): Promise<void> {
+  const { host, port, auth, log, until } = options;
   const runtime = await startRuntime({ loaded, withWorkers: false, log });
   try {
     const gateway = await startGateway({
@@ -68,11 +94,12 @@ export async function runServe(loaded: LoadedConfig, options: ServeOptions = {})
     const who = auth.required ? `${loaded.config.gateway.tokens.length} token(s)` : 'no authentication, loopback only';
     log(`deerflow gateway at ${gateway.url} (${who}); Ctrl-C to stop`);
     await until;
-    log('stopping the gateway ...');
+    log('stopping ...');
     await gateway.close();
   } finally {
     await runtime.stop();
   }
+  log('stopped');
 }
 
 /** The `serve` subcommand. */

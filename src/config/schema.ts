@@ -220,6 +220,26 @@ export const SandboxConfigSchema = z.strictObject({
 });
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 
+/** One API token of the HTTP gateway: the bearer token of `user` is read from the variable `token_env`. */
+export const GatewayTokenSchema = z.strictObject({
+  /** A user id: it names folders (`users/<user>/skills`) and appears in Temporal visibility queries. */
+  user: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.@-]{0,127}$/, 'must be 1-128 characters: letters, digits, _ . @ - (starting with a letter or digit)'),
+  /** Name of the environment variable holding the token (never the token itself). */
+  token_env: name,
+});
+export type GatewayToken = z.infer<typeof GatewayTokenSchema>;
+
+/** The HTTP API + SSE server (`deerflow serve`). */
+export const GatewayConfigSchema = z.strictObject({
+  /** Without `tokens` only a loopback address is accepted. */
+  host: name.default('127.0.0.1'),
+  /** 0 = any free port. */
+  port: z.number().int().min(0).max(65_535).default(8787),
+  /** Empty = no authentication: every caller is user `default` (loopback only). */
+  tokens: z.array(GatewayTokenSchema).default([]),
+});
+export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
+
 /** The whole config.yaml. */
 export const AppConfigSchema = z
   .strictObject({
@@ -235,6 +255,7 @@ export const AppConfigSchema = z
     store: StoreConfigSchema.default(() => StoreConfigSchema.parse({})),
     temporal: TemporalConfigSchema.default(() => TemporalConfigSchema.parse({})),
     sandbox: SandboxConfigSchema.default(() => SandboxConfigSchema.parse({})),
+    gateway: GatewayConfigSchema.default(() => GatewayConfigSchema.parse({})),
   })
   .superRefine(
     (c, ctx) => {

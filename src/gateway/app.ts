@@ -1,0 +1,70 @@
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { GatewayError, GatewayErrorCode, isGatewayError, type ErrorBody } from './errors';
+import { registerEventRoutes } from './events-routes';
+import type { GatewayDeps } from './gateway-deps';
+import { setCaller } from './request-caller';
+import { registerRunRoutes } from './runs-routes';
+
+/** Largest accepted request body (a run request is one message). */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Fastify's own client errors (bad JSON, wrong content type, too large) carry a 4xx `statusCode`. */
+function isFastifyClientError(err: unknown): err is FastifyError & { statusCode: number } {
+  if (typeof err !== 'object' || err === null) return false;
+  const status = (err as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
+/** The response for an error thrown by a route, a hook or Fastify itself. */
+function toGatewayError(err: unknown): GatewayError | null {
+  if (isGatewayError(err)) return err;
+  if (!isFastifyClientError(err)) return null;
+  if (err.statusCode === 415) return new GatewayError(GatewayErrorCode.UnsupportedMediaType, 'body: must be JSON (Content-Type: application/json)', 'body');
+  if (err.statusCode === 413) return new GatewayError(GatewayErrorCode.PayloadTooLarge, `body: larger than ${BODY_LIMIT_BYTES} bytes`, 'body');
+  return GatewayError.badRequest('body', err.message);
+}
+
+/**
+ * The HTTP API + SSE as a Fastify app, not listening yet (tests use `inject` or listen on an
+ * ephemeral port; `startGateway` listens on the configured address). Every route under `/api`
+ * requires the caller to authenticate first; errors are `{ error: { code, message, field? } }`.
+ */
+export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
+  const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // `forceCloseConnections` so `close()` does not wait for open SSE streams to be closed by clients.
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  const shutdown = new AbortController();
+  const streams = new Set<Promise<void>>();
+  const track = (stream: Promise<void>) => {
+    streams.add(stream);
+    const forget = () => void streams.delete(stream);
+    stream.then(forget, forget);
+  };
+
+  app.addHook('onRequest', async (request) => {
+    setCaller(request, deps.auth.authenticate(request.headers.authorization));
+  });
+  // End live streams before connections are force-closed, so each client sees a clean end of
+  // response (and reconnects with Last-Event-ID) rather than a reset.
+  app.addHook('preClose', async () => {
+    shutdown.abort();
+    await Promise.allSettled([...streams]);
+  });
+
+  app.setErrorHandler(async (err, _request, reply) => {
+    const known = toGatewayError(err);
+    if (known === null) log(`gateway: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    const error = known ?? new GatewayError(GatewayErrorCode.Internal, 'internal error');
+    if (error.code === GatewayErrorCode.Unauthorized) void reply.header('www-authenticate', 'Bearer');
+    const body: ErrorBody = error.toBody();
+    return reply.code(error.status).send(body);
+  });
+  app.setNotFoundHandler(async (request, reply) => {
+    const body: ErrorBody = new GatewayError(GatewayErrorCode.NotFound, `no route ${request.method} ${request.url.split('?')[0] ?? ''}`).toBody();
+    return reply.code(404).send(body);
+  });
+
+  registerRunRoutes(app, deps);
+  registerEventRoutes(app, deps, { shutdown: shutdown.signal, track });
+  return app;
+}

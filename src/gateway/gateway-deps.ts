@@ -1,0 +1,25 @@
+import type { Client } from '@temporalio/client';
+import type { DeerFlowClient } from '../client';
+import type { RunEventStore } from '../store';
+import type { GatewayAuth } from './auth';
+
+/** Default pause between store reads of an SSE stream that has caught up. */
+export const DEFAULT_STREAM_POLL_MS = 500;
+/** Default interval of SSE heartbeat comments. */
+export const DEFAULT_HEARTBEAT_MS = 15_000;
+
+/** What the gateway needs: injected, so tests and `deerflow serve` wire the same app. */
+export interface GatewayDeps {
+  /** Describe, cancel and visibility queries. */
+  readonly temporal: Client;
+  /** Starting runs and reading their `state` query. */
+  readonly deerflow: Pick<DeerFlowClient, 'startRun' | 'getState'>;
+  readonly events: RunEventStore;
+  readonly auth: GatewayAuth;
+  /** @default {@link DEFAULT_STREAM_POLL_MS} */
+  readonly streamPollMs?: number;
+  /** @default {@link DEFAULT_HEARTBEAT_MS} */
+  readonly heartbeatMs?: number;
+  /** Where unexpected (500) errors are reported. @default stderr */
+  readonly log?: (line: string) => void;
+}

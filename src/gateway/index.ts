@@ -1,0 +1,26 @@
+/** The HTTP API + SSE over runs and their events (see ARCHITECTURE.md in this folder). */
+export { buildGatewayApp } from './app';
+export { assertBindable, DEFAULT_GATEWAY_USER, isLoopbackHost, resolveGatewayAuth } from './auth';
+export type { Caller, GatewayAuth } from './auth';
+export {
+  GatewayError,
+  GatewayErrorCode,
+  GatewaySetupError,
+  GatewaySetupErrorCode,
+  HTTP_STATUS,
+  isGatewayError,
+  isGatewaySetupError,
+} from './errors';
+export type { ErrorBody } from './errors';
+export { eventJson, tailRunEvents } from './event-tail';
+export type { EventJson, TailEnd, TailOptions } from './event-tail';
+export type { EventsPage, StreamEnd } from './events-routes';
+export { DEFAULT_HEARTBEAT_MS, DEFAULT_STREAM_POLL_MS } from './gateway-deps';
+export type { GatewayDeps } from './gateway-deps';
+export { runPath } from './runs-routes';
+export type { StartRunResponse } from './runs-routes';
+export { startGateway } from './server';
+export type { GatewayServer, StartGatewayOptions } from './server';
+export { formatSse } from './sse';
+export type { SseMessage } from './sse';
+export { MAX_EVENTS_LIMIT } from './validation';

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { configErrorMap, formatKeyPath } from '../config';
+import { isValidThreadId } from '../tools';
+import { GatewayError } from './errors';
+
+/** Largest page `GET .../events` returns. */
+export const MAX_EVENTS_LIMIT = 1000;
+
+const THREAD_ID_RULE = 'must be 1-128 characters: letters, digits, _ . - (starting with a letter or digit)';
+const text = z.string().trim().min(1);
+const threadId = z.string().refine(isValidThreadId, THREAD_ID_RULE);
+/** Query strings arrive as text; a cursor or limit is a plain decimal integer. */
+const queryInt = z
+  .string()
+  .regex(/^\d{1,15}$/, 'must be a non-negative integer')
+  .transform(Number);
+
+/** Body of `POST /api/runs`. */
+export const StartRunBodySchema = z.strictObject({
+  message: text,
+  thread_id: threadId.optional(),
+  /** Ignored when the caller's token maps to a user. */
+  user_id: text.max(200).optional(),
+  agent: text.optional(),
+  model: text.optional(),
+  max_concurrent: z.number().int().min(1).optional(),
+  max_total: z.number().int().min(1).optional(),
+});
+export type StartRunBody = z.infer<typeof StartRunBodySchema>;
+
+/** Path parameters of every run route. */
+export const RunParamsSchema = z.strictObject({
+  threadId,
+  runId: text.max(200),
+});
+export type RunParams = z.infer<typeof RunParamsSchema>;
+
+/** Query of `GET .../events`. */
+export const EventsQuerySchema = z.strictObject({
+  task_id: text.optional(),
+  after_seq: queryInt.optional(),
+  limit: queryInt.pipe(z.number().int().min(1).max(MAX_EVENTS_LIMIT)).optional(),
+});
+export type EventsQuery = z.infer<typeof EventsQuerySchema>;
+
+/** Query of `GET .../stream`. */
+export const StreamQuerySchema = z.strictObject({ after_seq: queryInt.optional() });
+
+/** `Last-Event-ID` of a reconnecting EventSource: the seq of the last row it received. */
+export const LastEventIdSchema = queryInt;
+
+// Path parameters are camelCase in the route pattern; callers know them by their API names.
+const PARAM_NAMES: Readonly<Record<string, string>> = { threadId: 'thread_id', runId: 'run_id' };
+
+/**
+ * Validates one part of a request.
+ * @param where - names the input in errors when the problem is the whole value (`body`, `query`,
+ *   `Last-Event-ID`); `path` maps the route's parameter names to their API names (`thread_id`).
+ * @throws GatewayError `bad_request` naming the first offending field.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const parsed = schema.safeParse(value, { error: configErrorMap });
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  if (issue === undefined) throw GatewayError.badRequest(where, 'is invalid');
+  if (issue.code === 'unrecognized_keys') {
+    const key = issue.keys[0] ?? '';
+    throw GatewayError.badRequest(fieldName([...issue.path, key], where), 'unknown field');
+  }
+  // A missing body (no JSON sent) reads better as "body: expected object" than "(root): is required".
+  const message = issue.path.length === 0 && value === undefined ? 'is required (send a JSON object)' : issue.message.replace(/\s*\n\s*/g, ' ');
+  throw GatewayError.badRequest(fieldName(issue.path, where), message);
+}
+
+function fieldName(path: readonly PropertyKey[], where: string): string {
+  if (path.length === 0) return where;
+  const [head, ...rest] = path;
+  const renamed = where === 'path' && typeof head === 'string' ? (PARAM_NAMES[head] ?? head) : head;
+  return formatKeyPath([renamed ?? '', ...rest]);
+}
