@@ -69,3 +69,70 @@ export function isAgentDefinitionError(err: unknown, code?: AgentDefinitionError
   const rec = err as { [BRAND]?: unknown; code?: unknown };
   return rec[BRAND] === true && (code === undefined || rec.code === code);
 }
+
+/** Why a batch store operation was refused. */
+export const BatchStoreErrorCode = {
+  NotFound: 'not_found',
+  AlreadyExists: 'already_exists',
+  Invalid: 'invalid',
+} as const;
+/** Union of {@link BatchStoreErrorCode} values. */
+export type BatchStoreErrorCode = (typeof BatchStoreErrorCode)[keyof typeof BatchStoreErrorCode];
+
+const BATCH_BRAND = Symbol.for('deerflow.store.batch-store-error');
+
+/**
+ * A batch or batch item could not be read or written as asked. Nothing was written.
+ * - `not_found`: no such batch (or item), or the batch belongs to another owner (the two are
+ *   indistinguishable on purpose);
+ * - `already_exists`: `createBatch` of a taken id with different content;
+ * - `invalid`: the input failed its contract schema (or the operation does not fit the batch's
+ *   state); `issues` holds one `field: problem` line per problem and the message joins them.
+ */
+export class BatchStoreError extends Error {
+  override readonly name = 'BatchStoreError';
+  /** Brand checked by {@link isBatchStoreError}. */
+  readonly [BATCH_BRAND] = true;
+
+  /**
+   * @param code - why the operation was refused
+   * @param batchId - the batch id as given, or null when the input had no usable id
+   * @param itemKey - the item key for item operations, else null
+   * @param issues - `field: problem` lines (empty unless `code` is `invalid`)
+   */
+  constructor(
+    readonly code: BatchStoreErrorCode,
+    readonly batchId: string | null,
+    readonly itemKey: string | null,
+    readonly issues: readonly string[],
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  }
+
+  /** `batch "<id>" not found` or `item "<key>" of batch "<id>" not found`. */
+  static notFound(batchId: string, itemKey: string | null = null): BatchStoreError {
+    const what = itemKey === null ? `batch "${batchId}"` : `item "${itemKey}" of batch "${batchId}"`;
+    return new BatchStoreError(BatchStoreErrorCode.NotFound, batchId, itemKey, [], `${what} not found`);
+  }
+
+  /** `batch "<id>" already exists with different content`. */
+  static alreadyExists(batchId: string): BatchStoreError {
+    return new BatchStoreError(BatchStoreErrorCode.AlreadyExists, batchId, null, [], `batch "${batchId}" already exists with different content`);
+  }
+
+  /** `invalid batch "<id>": <issue>; <issue>`. */
+  static invalid(batchId: string | null, itemKey: string | null, issues: readonly string[], cause?: unknown): BatchStoreError {
+    const subject = batchId === null ? 'invalid batch' : `invalid batch "${batchId}"`;
+    const item = itemKey === null ? '' : ` item "${itemKey}"`;
+    return new BatchStoreError(BatchStoreErrorCode.Invalid, batchId, itemKey, issues, `${subject}${item}: ${issues.join('; ')}`, { cause });
+  }
+}
+
+/** True for a {@link BatchStoreError} (optionally with the given code). */
+export function isBatchStoreError(err: unknown, code?: BatchStoreErrorCode): err is BatchStoreError {
+  if (typeof err !== 'object' || err === null) return false;
+  const rec = err as { [BATCH_BRAND]?: unknown; code?: unknown };
+  return rec[BATCH_BRAND] === true && (code === undefined || rec.code === code);
+}

@@ -9,3 +9,12 @@ export type { TaskResultStore } from './task-result-store';
 export type { AgentDefinitionStore } from './agent-definition-store';
 export { AgentDefinitionError, AgentDefinitionErrorCode, isAgentDefinitionError } from './errors';
 export type { AgentDefinitionKind } from './errors';
+export type {
+  BatchStore,
+  CreateBatchOptions,
+  CreateBatchOutcome,
+  ItemWriteOutcome,
+  CancelBatchOutcome,
+  FinishBatchOutcome,
+} from './batch-store';
+export { BatchStoreError, BatchStoreErrorCode, isBatchStoreError } from './errors';

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { AgentDefinitionStore } from './agent-definition-store';
+import type { BatchStore } from './batch-store';
 import { openPostgresStores } from './postgres/open-postgres-stores';
 import type { RunEventStore } from './run-event-store';
 import { openSqliteStores } from './sqlite/open-sqlite-stores';
@@ -12,6 +13,7 @@ export interface Stores {
   readonly events: RunEventStore;
   readonly results: TaskResultStore;
   readonly agents: AgentDefinitionStore;
+  readonly batches: BatchStore;
   /** Closes the SQLite database or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }

@@ -18,11 +18,13 @@ describePostgres('PostgreSQL migrations', (db) => {
     const pool = new Pool({ connectionString: postgresUrl, max: 1 });
     try {
       const { rows } = await pool.query<{ version: number }>('SELECT version FROM deerflow_schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1, 2]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
       const tables = await pool.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name COLLATE "C"`,
       );
       expect(tables.rows.map((r) => r.table_name)).toEqual([
+        'batch_items',
+        'batches',
         'deerflow_schema_migrations',
         'managed_lead_agents',
         'managed_subagents',

@@ -2,6 +2,7 @@ import { Pool } from 'pg';
 import type { Stores } from '../stores';
 import { migratePostgres } from './postgres-database';
 import { PostgresAgentDefinitionStore } from './postgres-agent-definition-store';
+import { PostgresBatchStore } from './postgres-batch-store';
 import { PostgresRunEventStore } from './postgres-run-event-store';
 import { PostgresTaskResultStore } from './postgres-task-result-store';
 import { PostgresThreadMessageStore } from './postgres-thread-message-store';
@@ -40,6 +41,7 @@ export async function openPostgresStores(url: string): Promise<Stores> {
     events: new PostgresRunEventStore(pool),
     results: new PostgresTaskResultStore(pool),
     agents: new PostgresAgentDefinitionStore(pool),
+    batches: new PostgresBatchStore(pool),
     close: () => pool.end(),
   };
 }

@@ -72,6 +72,51 @@ const MIGRATIONS: readonly string[] = [
      created_at timestamptz NOT NULL,
      updated_at timestamptz NOT NULL
    );`,
+  // Durable batches (SPEC C.3). Keys are COLLATE "C" so the primary key, paging (`key > $after`)
+  // and ORDER BY all use code-point order, as SQLite does, whatever the database locale.
+  // Results are UTF-8 bytea: text cannot hold U+0000 and results are stored exactly.
+  `CREATE TABLE batches (
+     batch_id text PRIMARY KEY,
+     owner_id text NOT NULL,
+     run_id text,
+     title text NOT NULL,
+     subagent_type text NOT NULL,
+     status text NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+     max_live_items integer NOT NULL,
+     max_running_items integer NOT NULL,
+     max_attempts integer NOT NULL,
+     max_result_chars integer NOT NULL,
+     result_preview_max_chars integer NOT NULL,
+     item_count integer NOT NULL,
+     content_sha256 text NOT NULL,
+     created_at timestamptz NOT NULL,
+     updated_at timestamptz NOT NULL,
+     finished_at timestamptz
+   );
+   CREATE INDEX batches_by_owner ON batches (owner_id, created_at);
+   CREATE TABLE batch_items (
+     batch_id text NOT NULL REFERENCES batches (batch_id) ON DELETE CASCADE,
+     key text COLLATE "C" NOT NULL,
+     position integer NOT NULL,
+     prompt text NOT NULL,
+     acceptance_criteria jsonb,
+     status text NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed', 'cancelled', 'timed_out')),
+     attempts integer NOT NULL DEFAULT 0,
+     attempt_history jsonb NOT NULL DEFAULT '[]',
+     result bytea,
+     result_preview bytea,
+     result_chars integer,
+     result_truncated boolean NOT NULL DEFAULT false,
+     result_sha256 text,
+     stop_reason text,
+     error text,
+     usage jsonb,
+     started_at timestamptz,
+     completed_at timestamptz,
+     updated_at timestamptz NOT NULL,
+     PRIMARY KEY (batch_id, key)
+   );
+   CREATE INDEX batch_items_by_status ON batch_items (batch_id, status, key);`,
 ];
 
 /** Number of schema versions this code knows. @internal */

@@ -47,6 +47,50 @@ const MIGRATIONS: readonly string[] = [
      created_at TEXT NOT NULL,
      updated_at TEXT NOT NULL
    );`,
+  // Durable batches (SPEC C.3). Item keys compare in BINARY collation: code-point order, as in
+  // PostgreSQL's COLLATE "C" column.
+  `CREATE TABLE batches (
+     batch_id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL,
+     run_id TEXT,
+     title TEXT NOT NULL,
+     subagent_type TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'cancelled', 'failed')),
+     max_live_items INTEGER NOT NULL,
+     max_running_items INTEGER NOT NULL,
+     max_attempts INTEGER NOT NULL,
+     max_result_chars INTEGER NOT NULL,
+     result_preview_max_chars INTEGER NOT NULL,
+     item_count INTEGER NOT NULL,
+     content_sha256 TEXT NOT NULL,
+     created_at TEXT NOT NULL,
+     updated_at TEXT NOT NULL,
+     finished_at TEXT
+   );
+   CREATE INDEX batches_by_owner ON batches (owner_id, created_at);
+   CREATE TABLE batch_items (
+     batch_id TEXT NOT NULL REFERENCES batches (batch_id) ON DELETE CASCADE,
+     key TEXT NOT NULL,
+     position INTEGER NOT NULL,
+     prompt TEXT NOT NULL,
+     acceptance_criteria TEXT,
+     status TEXT NOT NULL CHECK (status IN ('pending', 'running', 'completed', 'failed', 'cancelled', 'timed_out')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     attempt_history TEXT NOT NULL DEFAULT '[]',
+     result TEXT,
+     result_preview TEXT,
+     result_chars INTEGER,
+     result_truncated INTEGER NOT NULL DEFAULT 0,
+     result_sha256 TEXT,
+     stop_reason TEXT,
+     error TEXT,
+     usage TEXT,
+     started_at TEXT,
+     completed_at TEXT,
+     updated_at TEXT NOT NULL,
+     PRIMARY KEY (batch_id, key)
+   );
+   CREATE INDEX batch_items_by_status ON batch_items (batch_id, status, key);`,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import type { Stores } from '../stores';
 import { openSqliteDatabase } from './open-sqlite-database';
 import { SqliteAgentDefinitionStore } from './sqlite-agent-definition-store';
+import { SqliteBatchStore } from './sqlite-batch-store';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
 import { SqliteTaskResultStore } from './sqlite-task-result-store';
 import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
@@ -17,6 +18,7 @@ export function openSqliteStores(path: string): Stores {
     events: new SqliteRunEventStore(db),
     results: new SqliteTaskResultStore(db),
     agents: new SqliteAgentDefinitionStore(db),
+    batches: new SqliteBatchStore(db),
     close: async () => {
       db.close();
     },

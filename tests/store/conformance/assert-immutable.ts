@@ -1,46 +1,15 @@
-import { isDeepStrictEqual } from 'node:util';
 import type { StoredMessage } from '@langchain/core/messages';
 import type { RunEvent } from '../../../src/contracts';
 import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore } from '../../../src/store';
-
-// JSON, not structuredClone: jest runs tests in a vm realm, and structuredClone builds objects of the
-// outer realm, whose prototypes make deep-equality checks fail.
-function clone<T>(value: T): T {
-  return value === undefined ? value : (JSON.parse(JSON.stringify(value)) as T);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
-/** Remembers the first value read under a key and fails when a later read differs. */
-class Snapshots<T> {
-  private readonly saved = new Map<string, T>();
-  constructor(private readonly what: string) {}
-
-  check(key: string, value: T): T {
-    const before = this.saved.get(key);
-    if (before === undefined) this.saved.set(key, clone(value));
-    else if (!isDeepStrictEqual(before, value)) {
-      throw new Error(`${this.what} ${key} changed after it was written:\n${JSON.stringify(before)}\n!==\n${JSON.stringify(value)}`);
-    }
-    return value;
-  }
-
-  forget(key: string): void {
-    this.saved.delete(key);
-  }
-}
+import { assertBatchesImmutable } from './assert-immutable-batches';
+import { Snapshots, clone, deepFreeze } from './snapshots';
 
 /**
  * Wraps stores so a conformance test fails when a saved record changes behind the caller's back:
  * every record read must equal the first read of it, unless the contract allows the change
  * (`replaceMessage`, a rewritten result, an agent definition's mutable fields; `created_at` never
- * changes while the agent exists). Inputs are deep-frozen, so a store that mutates them throws.
+ * changes while the agent exists; batch and item rows change only until they are terminal).
+ * Inputs are deep-frozen, so a store that mutates them throws.
  */
 export function assertImmutable(stores: Stores): Stores {
   const messages = new Snapshots<StoredMessage>('message');
@@ -110,5 +79,5 @@ export function assertImmutable(stores: Stores): Stores {
       return removed;
     },
   };
-  return { messages: m, events: e, results: r, agents, close: () => stores.close() };
+  return { messages: m, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), close: () => stores.close() };
 }

@@ -1,5 +1,6 @@
 import { agentDefinitionStoreSpec } from './agent-definition-store.conformance';
 import { assertImmutable } from './assert-immutable';
+import { batchStoreSpec } from './batch-store.conformance';
 import type { StoresInit } from './fixtures';
 import { runEventStoreSpec } from './run-event-store.conformance';
 import { taskResultStoreSpec } from './task-result-store.conformance';
@@ -20,4 +21,5 @@ export function storeConformanceSpec(init: StoresInit): void {
   runEventStoreSpec(immutable);
   taskResultStoreSpec(immutable);
   agentDefinitionStoreSpec(immutable);
+  batchStoreSpec(immutable);
 }

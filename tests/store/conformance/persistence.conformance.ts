@@ -15,6 +15,10 @@ export function persistenceSpec(location: StoresLocation): void {
       const ref = await first.results.putResult({ runId: 'run-1', taskId: 'call_1', attempt: 1, text: 'full result' });
       const agent = await first.agents.createSubagent({ name: 'researcher', description: 'd', system_prompt: 'p' });
       const lead = await first.agents.putLeadAgent({ name: 'lead', allowed_subagents: ['researcher'] });
+      const { batch } = await first.batches.createBatch(
+        { batchId: 'b1', ownerId: 'u1', title: 't', subagentType: 'researcher', items: [{ key: 'k', prompt: 'p' }], limits: { maxLiveItems: 1, maxRunningItems: 1, maxAttempts: 1 } },
+        { maxItems: 10 },
+      );
       await first.close();
 
       const second = await open();
@@ -23,6 +27,7 @@ export function persistenceSpec(location: StoresLocation): void {
       expect(await second.results.getResult(ref)).toBe('full result');
       expect(await second.agents.listSubagents()).toEqual([agent]);
       expect(await second.agents.listLeadAgents()).toEqual([lead]);
+      expect(await second.batches.getBatch('b1', 'u1')).toEqual(batch);
       expect(await second.events.putBatch([event('e1')])).toEqual([]);
       const [next] = await second.events.putBatch([event('e2')]);
       expect(next!.seq).toBeGreaterThan(written!.seq);

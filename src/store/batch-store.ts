@@ -1,0 +1,132 @@
+import type {
+  BatchAttemptInput,
+  BatchItemRecord,
+  BatchItemStatus,
+  BatchItemSummary,
+  BatchRecord,
+  CompleteBatchItemInput,
+  CreateBatchInput,
+  FinalBatchStatus,
+  ListBatchItemsQuery,
+} from '../contracts/batches';
+
+/** Options of {@link BatchStore.createBatch} that are configuration, not batch content. */
+export interface CreateBatchOptions {
+  /** `subagent_batches.max_items_per_batch`: more items reject the whole request. */
+  readonly maxItems: number;
+}
+
+/** What {@link BatchStore.createBatch} did. */
+export interface CreateBatchOutcome {
+  /** False when an identical batch already existed (a retried activity): nothing was written. */
+  readonly created: boolean;
+  readonly batch: BatchRecord;
+}
+
+/**
+ * What an item write did. `written` is true when the row now holds this write, whether this call
+ * or an identical earlier one (a retried activity) made it; false when the write was fenced
+ * because the item is already terminal with another outcome. `status` is the item's status now.
+ */
+export interface ItemWriteOutcome {
+  readonly written: boolean;
+  readonly status: BatchItemStatus;
+}
+
+/** What {@link BatchStore.cancelBatch} did. */
+export interface CancelBatchOutcome {
+  /** Items this call turned `cancelled` (0 when repeated or when the batch had already finished). */
+  readonly cancelledItems: number;
+  /** The batch after the cancellation, counts included. */
+  readonly batch: BatchRecord;
+}
+
+/** What {@link BatchStore.finishBatch} did. */
+export interface FinishBatchOutcome {
+  /** True when the batch now has the requested status (set by this call or an earlier one). */
+  readonly written: boolean;
+  readonly batch: BatchRecord;
+}
+
+/**
+ * Durable batches and their item rows (SPEC Appendix C.3), keyed by `(batchId, itemKey)`.
+ *
+ * Every terminal item write is conditional on the row not being terminal yet: that is the fence
+ * for late completions. Once an item is `completed | failed | cancelled | timed_out` its row never
+ * changes again, so a completion that arrives after `cancelBatch` is refused (`written: false`).
+ *
+ * Reads that take an `ownerId` are owner-scoped: a batch of another owner reads exactly like a
+ * missing one (null, empty, or `not_found`). Lists and exports are in key order (code points).
+ * Inputs are validated with the schemas of `contracts/batches.ts` before anything is written.
+ */
+export interface BatchStore {
+  /**
+   * Validates the whole request, then writes the batch and every item (`pending`) in one
+   * transaction: all or nothing. Idempotent for the same `batchId` with identical content.
+   * @throws BatchStoreError `invalid` (bad field, blank prompt, duplicate key, more than `maxItems`
+   *   items; nothing stored), `already_exists` (the id is taken by different content)
+   */
+  createBatch(input: CreateBatchInput, options: CreateBatchOptions): Promise<CreateBatchOutcome>;
+
+  /** The batch with its item counts by status, or null (missing, or another owner's). */
+  getBatch(batchId: string, ownerId: string): Promise<BatchRecord | null>;
+
+  /** One full item (result bounded), or null (missing, or the batch is another owner's). */
+  getItem(batchId: string, ownerId: string, key: string): Promise<BatchItemRecord | null>;
+
+  /**
+   * One page of items in key order, results replaced by bounded previews. Page on with the last
+   * key as `afterKey`; `status` filters before the limit. Empty for another owner's batch.
+   * @throws BatchStoreError `invalid` for a bad query (limit outside 1..1000)
+   */
+  listItems(batchId: string, ownerId: string, query: ListBatchItemsQuery): Promise<BatchItemSummary[]>;
+
+  /** Up to `limit` keys of `pending` items in key order: what the batch workflow starts next. */
+  nextPendingItems(batchId: string, limit: number): Promise<string[]>;
+
+  /**
+   * Marks a nonterminal item `running` in attempt `attempt` (sets `started_at` on the first
+   * start, from `at` or the clock). A terminal item is left alone: `written: false` tells the item
+   * workflow to stop.
+   * @throws BatchStoreError `not_found`, `invalid`
+   */
+  markItemRunning(batchId: string, key: string, attempt: number, at?: string): Promise<ItemWriteOutcome>;
+
+  /**
+   * Appends one non-final attempt to the item's history (the latest 100 entries are kept). An
+   * entry equal to one already there (same attempt, outcome, error, `at`) is not appended twice.
+   * Refused (`written: false`) once the item is terminal.
+   * @throws BatchStoreError `not_found`, `invalid`
+   */
+  recordAttempt(batchId: string, key: string, attempt: BatchAttemptInput): Promise<ItemWriteOutcome>;
+
+  /**
+   * The terminal write of an item, only while the item is not terminal yet (the fence). The
+   * result is stored bounded to the batch's `max_result_chars` (`result_truncated`, and
+   * `result_chars` keeps the full length). Repeating the same completion (same status, attempts,
+   * `completedAt`, `resultSha256`) reports `written: true` again without writing.
+   * @throws BatchStoreError `not_found`, `invalid`
+   */
+  completeItem(batchId: string, key: string, completion: CompleteBatchItemInput): Promise<ItemWriteOutcome>;
+
+  /**
+   * Cancels a running batch for its owner in one transaction: every `pending`/`running` item
+   * becomes `cancelled` and the batch `cancelled`. A finished batch is left as it is.
+   * @throws BatchStoreError `not_found` (missing, or another owner's)
+   */
+  cancelBatch(batchId: string, ownerId: string): Promise<CancelBatchOutcome>;
+
+  /**
+   * Ends a running batch. `completed` requires every item terminal; `failed` and `cancelled`
+   * turn the items still nonterminal `cancelled` in the same transaction. A batch that already
+   * finished keeps its status (`written` tells whether it is the requested one).
+   * @throws BatchStoreError `not_found`, `invalid` (`completed` with nonterminal items)
+   */
+  finishBatch(batchId: string, status: FinalBatchStatus): Promise<FinishBatchOutcome>;
+
+  /**
+   * Every item in key order as full records, read page by page (never the whole batch at once).
+   * Yields nothing for a missing batch or another owner's.
+   */
+  exportItems(batchId: string, ownerId: string): AsyncIterable<BatchItemRecord>;
+}
