@@ -77,9 +77,11 @@ export function createRunSubagent(deps: ActivityDeps) {
             messages = chunk.messages;
             // Harvested before anything can stop the loop: a failed run keeps its latest evidence.
             receipts?.observe(chunk.messages);
-            for (const message of captureNewStepMessages(messages, cursor)) {
+            const fresh = captureNewStepMessages(messages, cursor);
+            const total = steps + fresh.length;
+            for (const message of fresh) {
               steps += 1;
-              await events.add(buildSubagentStep(message, input.taskId, steps), usageOfMessages(messages));
+              await events.add({ ...buildSubagentStep(message, input.taskId, steps), total_messages: total }, usageOfMessages(messages));
             }
           }
         } catch (err) {

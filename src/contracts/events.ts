@@ -26,6 +26,9 @@ export const SubagentStepPayloadSchema = z.object({
   truncated: z.boolean(),
   tool_name: z.string().nullable().optional(),
   tool_calls: z.array(StepToolCallSchema).optional(),
+  /** Steps captured so far when this one was (SPEC §3.7 `task_running.total_messages`). */
+  total_messages: z.number().int().positive().optional(),
+  /** The task's cumulative usage after this step: replace, never add (SPEC §3.8). */
   usage: TokenUsageSchema.nullable().optional(),
 });
 export type SubagentStepPayload = z.infer<typeof SubagentStepPayloadSchema>;

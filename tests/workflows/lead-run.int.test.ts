@@ -55,6 +55,18 @@ test('two task calls in one response run in parallel as subagent activities and 
   });
   expect(beta).toMatchObject({ subagent: 'bash', status: 'completed', result: 'Kernel printed [r1 bash]', token_usage: null });
   expect(report.events).toEqual({ 'subagent.start': 2, 'subagent.step': 6, 'subagent.end': 2 });
+  // Per task: start, its steps in order (1-based, with the running total and cumulative usage), one end.
+  const alphaEvents = await harness.stores.events.listEvents({ runId: 'run-1', taskId: alpha!.task_id });
+  expect(alphaEvents.map((e) => e.event)).toEqual(['subagent.start', 'subagent.step', 'subagent.step', 'subagent.step', 'subagent.end']);
+  const alphaSteps = alphaEvents.filter((e) => e.event === 'subagent.step').map((e) => e.payload as { message_index: number; total_messages: number; kind: string; usage: unknown });
+  expect(alphaSteps.map((p) => [p.message_index, p.kind])).toEqual([[1, 'ai'], [2, 'tool'], [3, 'ai']]);
+  expect(alphaSteps.map((p) => p.total_messages)).toEqual([1, 2, 3]);
+  expect(alphaSteps.map((p) => p.usage)).toEqual([
+    { input_tokens: 50, output_tokens: 10, total_tokens: 60 },
+    { input_tokens: 50, output_tokens: 10, total_tokens: 60 },
+    { input_tokens: 120, output_tokens: 15, total_tokens: 140 },
+  ]);
+  expect(alphaEvents[0]?.payload).toMatchObject({ subagent: 'general-purpose', model_name: 'scripted', description: 'Count files' });
 
   // The bash tool really ran in the thread's workspace.
   const workspace = join(harness.loaded.config.store.data_dir, 'threads', 'thread-parallel', 'user-data', 'workspace');
