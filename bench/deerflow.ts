@@ -125,7 +125,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
     throw err;
   }
   const running = workers.run();
-  const client = new DeerFlowClient(options.temporal, loaded.config, stores.agents);
+  const client = new DeerFlowClient(options.temporal, loaded.config, { agents: stores.agents });
   let sequence = 0;
 
   return {

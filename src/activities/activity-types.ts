@@ -21,6 +21,9 @@ export interface LeadActivities {
   recordTaskEnd(input: TaskEndEventInput): Promise<void>;
 }
 
+/** Batch bookkeeping activities, also on the `deerflow` task queue. */
+export type { BatchActivities } from './batch-items';
+
 /** Activities on the `deerflow-subagents` task queue. */
 export interface SubagentActivities {
   /** Runs one subagent execution to its end; heartbeats while it runs. */

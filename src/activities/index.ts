@@ -1,14 +1,16 @@
 import type { ActivityDeps } from './activity-deps';
-import type { LeadActivities, SubagentActivities } from './activity-types';
+import type { BatchActivities, LeadActivities, SubagentActivities } from './activity-types';
 import { createAdmitSubagents } from './admit-subagents';
+import { createBatchActivities } from './batch-items';
 import { createLeadModelStep } from './lead-model-step';
 import { createRecordTaskEnd } from './record-task-end';
 import { createRewriteLeadTurn } from './rewrite-lead-turn';
 import { createRunSubagent } from './run-subagent';
 
 /** Activities of the `deerflow` task queue. */
-export function createLeadActivities(deps: ActivityDeps): LeadActivities {
+export function createLeadActivities(deps: ActivityDeps): LeadActivities & BatchActivities {
   return {
+    ...createBatchActivities(deps),
     leadModelStep: createLeadModelStep(deps),
     admitSubagents: createAdmitSubagents(deps),
     rewriteLeadTurn: createRewriteLeadTurn(deps),
@@ -24,4 +26,5 @@ export function createSubagentActivities(deps: ActivityDeps): SubagentActivities
 export type { ActivityDeps } from './activity-deps';
 export { HEARTBEAT_INTERVAL_MS } from './heartbeat';
 export { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from './admission';
-export type { LeadActivities, SubagentActivities } from './activity-types';
+export type { BatchActivities, LeadActivities, SubagentActivities } from './activity-types';
+export { BATCH_NOT_FOUND_ERROR_TYPE } from './batch-items';

@@ -35,7 +35,9 @@ export function createRunSubagent(deps: ActivityDeps) {
       const error =
         def === null
           ? `Subagent type '${input.subagentType}' is no longer defined (it was removed or disabled after the run started)`
-          : `Task call ${input.taskId} not found in turn ${input.turn}`;
+          : input.batchItem
+            ? `Batch item ${input.batchItem.key} not found in batch ${input.batchItem.batchId}`
+            : `Task call ${input.taskId} not found in turn ${input.turn}`;
       return finish(deps, input, input.parentModel, { status: 'failed', stopReason: null, error, resultText: null }, null, 0);
     }
     const { prompt } = task;
@@ -121,6 +123,11 @@ async function loadTaskPrompt(
   deps: ActivityDeps,
   input: SubagentTaskInput,
 ): Promise<{ prompt: string; acceptanceCriteria: readonly string[] | undefined } | null> {
+  if (input.batchItem) {
+    // Items are owner-scoped: the owner is the user the item runs for.
+    const item = await deps.stores.batches.getItem(input.batchItem.batchId, input.userId, input.batchItem.key);
+    return item ? { prompt: item.prompt, acceptanceCriteria: item.acceptance_criteria ?? undefined } : null;
+  }
   const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
   const message = stored ? mapStoredMessageToChatMessage(stored) : null;
   const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
@@ -154,7 +161,7 @@ async function buildAgent(
     readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
   }).filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
   return createAgent({
-    model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt }),
+    model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }),
     tools,
     systemPrompt: renderSubagentSystemPrompt(def.systemPrompt, {
       receiptsEnabled: deps.config.verification.receipts_enabled,

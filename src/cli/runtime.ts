@@ -64,7 +64,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     }
     return {
       temporal,
-      deerflow: new DeerFlowClient(temporal, config, stores.agents, stores.events),
+      deerflow: new DeerFlowClient(temporal, config, { agents: stores.agents, events: stores.events, batches: stores.batches }),
       stores,
       namespace,
       uiUrl: server?.uiUrl ?? config.temporal.ui_url,

@@ -1,21 +1,33 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { AppConfig } from '../config';
+import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AgentDefinitionStore } from '../store/agent-definition-store';
-import type { RunEventStore } from '../store';
+import type { BatchStore, RunEventStore } from '../store';
 import { streamRunEvents, type StreamRunEventsOptions } from './stream-run-events';
 import {
   boundText,
   SA_AGENT,
+  SA_BATCH_ID,
+  SA_SUBAGENTS,
   SA_THREAD_ID,
   SA_USER_ID,
   WORKFLOW_TASK_QUEUE,
+  type BatchItemRecord,
+  type BatchItemSummary,
+  type BatchRecord,
+  type BatchState,
+  type BatchWorkflowInput,
+  type CancelBatchResult,
+  type ListBatchItemsQuery,
   type LeadRunInput,
   type LeadRunState,
   type RunEvent,
 } from '../contracts';
 import { leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
-import { readManagedDefinitions } from '../registry';
+import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
+import { readManagedDefinitions, resolveCatalog } from '../registry';
+import { buildBatch, type BatchRequest } from './build-batch';
 import { buildLeadRunInput, type RunRequest } from './build-run-input';
 
 /** A started lead run. */
@@ -29,18 +41,51 @@ export interface StartedRun {
 
 export type StartRunRequest = Omit<RunRequest, 'runId' | 'threadId'> & { runId?: string; threadId?: string };
 
-/** Starts and inspects lead runs on a Temporal cluster. */
+/** A started batch. */
+export interface StartedBatch {
+  readonly batchId: string;
+  readonly workflowId: string;
+  readonly itemCount: number;
+  readonly input: BatchWorkflowInput;
+  readonly handle: WorkflowHandle;
+}
+
+/** What {@link DeerFlowClient.startBatch} takes: the batch id and parent model are optional. */
+export type StartBatchRequest = Omit<BatchRequest, 'batchId' | 'parentModel'> & { batchId?: string; modelName?: string };
+
+/** The stores a client reads and writes; each feature needs its own. */
+export interface DeerFlowClientStores {
+  /** Where administrators store agent definitions; without it only config.yaml definitions exist. */
+  readonly agents?: AgentDefinitionStore | null;
+  /** Run events, for {@link DeerFlowClient.stream}. */
+  readonly events?: RunEventStore | null;
+  /** Batches and their items, for every batch method. */
+  readonly batches?: BatchStore | null;
+}
+
+/** A batch that does not exist for this owner (missing, or someone else's). */
+export class BatchNotFoundError extends Error {
+  override readonly name = 'BatchNotFoundError';
+  constructor(readonly batchId: string) {
+    super(`batch ${batchId} not found`);
+  }
+}
+
+/** Starts and inspects lead runs and batches on a Temporal cluster. */
 export class DeerFlowClient {
-  /**
-   * @param agents - where administrators store agent definitions; without it only config.yaml
-   *   definitions exist.
-   */
+  private readonly agents: AgentDefinitionStore | null;
+  private readonly events: RunEventStore | null;
+  private readonly batches: BatchStore | null;
+
   constructor(
     private readonly temporal: Client,
     private readonly config: AppConfig,
-    private readonly agents: AgentDefinitionStore | null = null,
-    private readonly events: RunEventStore | null = null,
-  ) {}
+    stores: DeerFlowClientStores = {},
+  ) {
+    this.agents = stores.agents ?? null;
+    this.events = stores.events ?? null;
+    this.batches = stores.batches ?? null;
+  }
 
   /**
    * Starts a lead run. Config and stored agent definitions are snapshotted into the workflow input
@@ -74,12 +119,95 @@ export class DeerFlowClient {
    * @throws Error when this client was built without an event store.
    */
   stream(workflowId: string, runId: string, options: StreamRunEventsOptions = {}): AsyncGenerator<RunEvent> {
-    if (this.events === null) throw new Error('DeerFlowClient.stream needs the event store (pass it to the constructor)');
+    if (this.events === null) throw new Error('DeerFlowClient.stream needs the event store (pass stores.events to the constructor)');
     return streamRunEvents(this.events, this.temporal.workflow.getHandle(workflowId), runId, options);
   }
 
   /** Live state of a run (works after it closed, too). */
   async getState(workflowId: string): Promise<LeadRunState> {
     return this.temporal.workflow.getHandle(workflowId).query(leadRunStateQuery);
+  }
+
+  /**
+   * Starts a batch: validates every item (nothing is stored when one is bad), writes the batch and
+   * its items, then starts its workflow. Starting the same `batchId` with the same items again
+   * returns the running batch instead of a second one.
+   * @throws Error naming the field of a bad request (`items.2.prompt: must not be empty`).
+   */
+  async startBatch(request: StartBatchRequest): Promise<StartedBatch> {
+    const batches = this.requireBatches('startBatch');
+    const managed = this.agents ? await readManagedDefinitions(this.agents) : undefined;
+    const { modelName, batchId, ...rest } = request;
+    const parentModel = modelName ?? this.config.default_model ?? this.config.models[0]?.name;
+    if (parentModel === undefined) throw new Error('model: no chat model is configured (add one under `models` in config.yaml)');
+    const built = buildBatch(this.config, resolveCatalog(this.config, null, managed?.subagents), {
+      ...rest,
+      batchId: batchId ?? `batch_${randomUUID()}`,
+      parentModel,
+    });
+    await batches.createBatch(built.create, { maxItems: built.maxItems });
+    const id = built.workflow.runtime.batchId;
+    const workflowId = batchWorkflowId(id);
+    try {
+      await this.temporal.workflow.start('batchWorkflow', {
+        taskQueue: WORKFLOW_TASK_QUEUE,
+        workflowId,
+        args: [built.workflow],
+        staticSummary: boundText(`batch of ${built.create.items.length} for ${built.workflow.runtime.ownerId}: ${built.workflow.title}`, 200),
+        typedSearchAttributes: [
+          { key: SA_BATCH_ID, value: id },
+          { key: SA_USER_ID, value: built.workflow.runtime.ownerId },
+          { key: SA_SUBAGENTS, value: [built.workflow.runtime.subagent.name] },
+        ],
+      });
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
+    }
+    return { batchId: id, workflowId, itemCount: built.create.items.length, input: built.workflow, handle: this.temporal.workflow.getHandle(workflowId) };
+  }
+
+  /** The batch with its counts, or null when it is missing or not `ownerId`'s. */
+  async getBatch(batchId: string, ownerId: string): Promise<BatchRecord | null> {
+    return this.requireBatches('getBatch').getBatch(batchId, ownerId);
+  }
+
+  /** One page of a batch's items in key order (results as previews); empty for another owner. */
+  async listBatchItems(batchId: string, ownerId: string, query: ListBatchItemsQuery): Promise<BatchItemSummary[]> {
+    return this.requireBatches('listBatchItems').listItems(batchId, ownerId, query);
+  }
+
+  /** Every item of the batch in key order, full records, read page by page. */
+  exportBatchItems(batchId: string, ownerId: string): AsyncIterable<BatchItemRecord> {
+    return this.requireBatches('exportBatchItems').exportItems(batchId, ownerId);
+  }
+
+  /** Live state of a batch workflow (counts, live and running items). */
+  async getBatchState(batchId: string): Promise<BatchState> {
+    return this.temporal.workflow.getHandle(batchWorkflowId(batchId)).query(batchStateQuery);
+  }
+
+  /**
+   * Cancels a batch for its owner and returns once every nonterminal item is `cancelled` in the
+   * store. A batch that already finished is left as it is (`cancelledItems: 0`).
+   * @throws BatchNotFoundError when the batch is missing or not `ownerId`'s.
+   */
+  async cancelBatch(batchId: string, ownerId: string): Promise<CancelBatchResult> {
+    const batches = this.requireBatches('cancelBatch');
+    const batch = await batches.getBatch(batchId, ownerId);
+    if (batch === null) throw new BatchNotFoundError(batchId);
+    if (batch.status !== 'running') return { cancelledItems: 0, counts: batch.counts };
+    try {
+      return await this.temporal.workflow.getHandle(batchWorkflowId(batchId)).executeUpdate(cancelBatchUpdate, { args: [{ ownerId }] });
+    } catch (err) {
+      // The workflow closed between the read and the update: the store decides.
+      const outcome = await batches.cancelBatch(batchId, ownerId).catch(() => null);
+      if (outcome === null) throw err;
+      return { cancelledItems: outcome.cancelledItems, counts: outcome.batch.counts };
+    }
+  }
+
+  private requireBatches(method: string): BatchStore {
+    if (this.batches === null) throw new Error(`DeerFlowClient.${method} needs the batch store (pass stores.batches to the constructor)`);
+    return this.batches;
   }
 }

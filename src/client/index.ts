@@ -1,7 +1,9 @@
-export { DeerFlowClient } from './deerflow-client';
+export { DeerFlowClient, BatchNotFoundError } from './deerflow-client';
 export { streamRunEvents } from './stream-run-events';
 export type { StreamRunEventsOptions } from './stream-run-events';
-export type { StartedRun, StartRunRequest } from './deerflow-client';
+export type { StartedRun, StartRunRequest, StartedBatch, StartBatchRequest, DeerFlowClientStores } from './deerflow-client';
+export { buildBatch, BatchRequestSchema, BatchRequestItemSchema } from './build-batch';
+export type { BatchRequest, BuiltBatch } from './build-batch';
 export {
   buildLeadRunInput,
   RunRequestSchema,

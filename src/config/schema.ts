@@ -129,6 +129,46 @@ export const SubagentRuntimeConfigSchema = z.strictObject({
 });
 export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
 
+/** Durable batches (SPEC Appendix C.3), startup-only: defaults and ceilings for every batch. */
+export const SubagentBatchesConfigSchema = z
+  .strictObject({
+    /** Batches exist at all: the lead's `batch_task` tool, `deerflow batch`, the client and the gateway routes. */
+    enabled: z.boolean().default(false),
+    /** Shortest wait before an item asks for a slot again after a capacity rejection (doubles up to 30x). */
+    poll_interval_seconds: z.number().min(0.1).max(60).default(1),
+    /** An item's lease: a subagent worker silent for this long is lost and the attempt counts as used. */
+    lease_seconds: z.number().int().min(10).max(3600).default(120),
+    max_items_per_batch: z.number().int().min(1).max(100_000).default(5000),
+    default_max_live_items: z.number().int().min(1).max(100_000).default(100),
+    max_live_items_per_batch: z.number().int().min(1).max(100_000).default(1000),
+    default_max_running_items: z.number().int().min(1).max(64).default(3),
+    max_running_items_per_batch: z.number().int().min(1).max(64).default(64),
+    max_attempts: z.number().int().min(1).max(10).default(3),
+    max_result_chars: z.number().int().min(1).max(10_000_000).default(100_000),
+    result_preview_max_chars: z.number().int().min(0).max(100_000).default(2000),
+  })
+  .refine((c) => c.default_max_live_items <= c.max_live_items_per_batch, {
+    path: ['default_max_live_items'],
+    message: 'must be <= max_live_items_per_batch',
+    when: whenFieldsValid('default_max_live_items', 'max_live_items_per_batch'),
+  })
+  .refine((c) => c.default_max_running_items <= c.max_running_items_per_batch, {
+    path: ['default_max_running_items'],
+    message: 'must be <= max_running_items_per_batch',
+    when: whenFieldsValid('default_max_running_items', 'max_running_items_per_batch'),
+  })
+  .refine((c) => c.default_max_running_items <= c.default_max_live_items, {
+    path: ['default_max_running_items'],
+    message: 'must be <= default_max_live_items',
+    when: whenFieldsValid('default_max_running_items', 'default_max_live_items'),
+  })
+  .refine((c) => c.result_preview_max_chars <= c.max_result_chars, {
+    path: ['result_preview_max_chars'],
+    message: 'must be <= max_result_chars',
+    when: whenFieldsValid('result_preview_max_chars', 'max_result_chars'),
+  });
+export type SubagentBatchesConfig = z.infer<typeof SubagentBatchesConfigSchema>;
+
 const ToolFreqOverrideSchema = z
   .strictObject({ warn: posInt, hard_limit: posInt })
   .refine((o) => o.hard_limit >= o.warn, {
@@ -248,6 +288,7 @@ export const AppConfigSchema = z
     token_budget: TokenBudgetConfigSchema.default(() => TokenBudgetConfigSchema.parse({})),
     subagents: SubagentsConfigSchema.default(() => SubagentsConfigSchema.parse({})),
     subagent_runtime: SubagentRuntimeConfigSchema.default(() => SubagentRuntimeConfigSchema.parse({})),
+    subagent_batches: SubagentBatchesConfigSchema.default(() => SubagentBatchesConfigSchema.parse({})),
     loop_detection: LoopDetectionConfigSchema.default(() => LoopDetectionConfigSchema.parse({})),
     summarization: SummarizationConfigSchema.default(() => SummarizationConfigSchema.parse({})),
     verification: VerificationConfigSchema.default(() => VerificationConfigSchema.parse({})),

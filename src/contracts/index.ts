@@ -83,6 +83,9 @@ export {
   SA_RUN_STATUS,
   SA_STOP_REASONS,
   SA_SUBAGENTS,
+  SA_BATCH_ID,
+  SA_ITEMS_DONE,
+  SA_ITEMS_TOTAL,
   CUSTOM_SEARCH_ATTRIBUTES,
 } from './search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
@@ -142,3 +145,29 @@ export type {
   BatchItemRecord,
   BatchItemSummary,
 } from './batches';
+export {
+  BatchItemRuntimeSchema,
+  BatchItemProgressSchema,
+  BatchItemWorkflowInputSchema,
+  BatchItemOutcomeSchema,
+  BatchCursorSchema,
+  BatchWorkflowInputSchema,
+  BatchStateSchema,
+  CancelBatchRequestSchema,
+  CancelBatchResultSchema,
+  BatchItemAttemptRecordSchema,
+  FinishBatchItemInputSchema,
+} from './batch-workflows';
+export type {
+  BatchItemRuntime,
+  BatchItemProgress,
+  BatchItemWorkflowInput,
+  BatchItemOutcome,
+  BatchCursor,
+  BatchWorkflowInput,
+  BatchState,
+  CancelBatchRequest,
+  CancelBatchResult,
+  BatchItemAttemptRecord,
+  FinishBatchItemInput,
+} from './batch-workflows';

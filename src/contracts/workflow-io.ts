@@ -69,6 +69,8 @@ export const SubagentTaskInputSchema = z.object({
   maxTurns: z.number().int().positive(),
   /** The parent run's skills snapshot, intersected with the subagent's own skills. */
   availableSkills: z.array(z.string()).nullable().default(null),
+  /** Set for a batch item: the prompt is the item's stored row, not a `task` call of a lead turn. */
+  batchItem: z.object({ batchId: id, key: id }).optional(),
 });
 export type SubagentTaskInput = z.infer<typeof SubagentTaskInputSchema>;
 

@@ -66,6 +66,8 @@ export const SubagentRuleSchema = z.strictObject({
     .string({ error: 'must be a non-empty string' })
     .min(1, { error: 'must be a non-empty string' })
     .refine((m) => compileMatcher(m) !== undefined, { error: 'is not a valid regular expression' }),
+  /** Only this execution attempt of a task (1-based) matches: scripts a failure that a retry survives. */
+  attempt: z.number({ error: 'must be a positive integer' }).int({ error: 'must be a positive integer' }).min(1, { error: 'must be a positive integer' }).optional(),
   turns: TurnListSchema,
 });
 /** A parsed subagent rule. */
@@ -108,9 +110,12 @@ export function ruleMatches(match: string, taskPrompt: string): boolean {
   return compileMatcher(match)?.(taskPrompt) ?? false;
 }
 
-/** The turns of the first rule whose `match` selects `taskPrompt`; `[]` when none does. */
-export function selectSubagentTurns(scenario: Scenario, taskPrompt: string): readonly ScenarioTurn[] {
-  const rule = scenario.subagents?.find((r) => ruleMatches(r.match, taskPrompt));
+/**
+ * The turns of the first rule whose `match` selects `taskPrompt` (and whose `attempt`, if set, is
+ * this execution attempt); `[]` when none does.
+ */
+export function selectSubagentTurns(scenario: Scenario, taskPrompt: string, attempt = 1): readonly ScenarioTurn[] {
+  const rule = scenario.subagents?.find((r) => (r.attempt === undefined || r.attempt === attempt) && ruleMatches(r.match, taskPrompt));
   return rule?.turns ?? [];
 }
 

@@ -16,7 +16,8 @@ import { turnAt } from './turn-cursor';
 /** The conversation a model instance answers for: the lead run, or one subagent task. */
 export type ModelRole =
   | { readonly kind: 'lead' }
-  | { readonly kind: 'subagent'; readonly taskPrompt: string }
+  /** `attempt`: the task's 1-based execution attempt (default 1); scenario rules may match on it. */
+  | { readonly kind: 'subagent'; readonly taskPrompt: string; readonly attempt?: number }
   /** Writes compaction summaries; the scripted model answers these without consuming script turns. */
   | { readonly kind: 'summarizer' };
 
@@ -225,7 +226,7 @@ function turnsFor(scenario: Scenario, role: ModelRole): readonly ScenarioTurn[] 
     case 'lead':
       return scenario.lead ?? [];
     case 'subagent':
-      return selectSubagentTurns(scenario, role.taskPrompt);
+      return selectSubagentTurns(scenario, role.taskPrompt, role.attempt);
     case 'summarizer':
       return [];
   }

@@ -81,8 +81,11 @@ export interface BatchStore {
    */
   listItems(batchId: string, ownerId: string, query: ListBatchItemsQuery): Promise<BatchItemSummary[]>;
 
-  /** Up to `limit` keys of `pending` items in key order: what the batch workflow starts next. */
-  nextPendingItems(batchId: string, limit: number): Promise<string[]>;
+  /**
+   * Up to `limit` keys of `pending` items in key order, after `afterKey` when given: what the batch
+   * workflow starts next (the cursor skips items it started that have not marked themselves running).
+   */
+  nextPendingItems(batchId: string, limit: number, afterKey?: string | null): Promise<string[]>;
 
   /**
    * Marks a nonterminal item `running` in attempt `attempt` (sets `started_at` on the first

@@ -1,5 +1,5 @@
 import { proxyActivities } from '@temporalio/workflow';
-import type { LeadActivities, SubagentActivities } from '../activities/activity-types';
+import type { BatchActivities, LeadActivities, SubagentActivities } from '../activities/activity-types';
 import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE } from '../contracts';
 
 /** Lead-queue activities: model steps and bookkeeping, retried with backoff unless misconfigured. */
@@ -7,6 +7,12 @@ export const lead = proxyActivities<LeadActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
   retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
+});
+
+/** Batch and item bookkeeping (store writes); a store error that cannot heal is not retried. */
+export const batchStore = proxyActivities<BatchActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
 /** `runSubagent`; per-call options (timeouts, summary, id) are set where it is scheduled. */

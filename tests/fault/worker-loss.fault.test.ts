@@ -75,7 +75,7 @@ test('kill -9 of the worker running a subagent: the lease expires, the task runs
 
   // The only subagent worker is another process; it picks up the task and is killed mid-task.
   child = await startSubagentWorkerProcess(configPath);
-  const client = new DeerFlowClient(env.client, loaded.config, stores.agents);
+  const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents });
   const started = await client.startRun({ message: 'go', threadId: 'fault-thread', runId: 'run-1' });
   await waitFor(async () => (await stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.start'] })).length === 1);
   child.kill('SIGKILL');

@@ -65,7 +65,7 @@ export async function startHarness(
     modelCallbacks: [recorder],
   });
   const running = workers.run();
-  const client = new DeerFlowClient(env.client, loaded.config, stores.agents, stores.events);
+  const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
   return {
     loaded,
     recorder,

@@ -126,10 +126,10 @@ export class PostgresBatchStore implements BatchStore {
     return res.rows.map((r) => toItemSummary({ ...itemRow(r), result_preview: text(r.result_preview) }));
   }
 
-  async nextPendingItems(batchId: string, limit: number): Promise<string[]> {
+  async nextPendingItems(batchId: string, limit: number, afterKey: string | null = null): Promise<string[]> {
     const res = await this.pool.query<{ key: string }>(
-      `SELECT key FROM batch_items WHERE batch_id = $1 AND status = 'pending' ORDER BY key LIMIT $2`,
-      [batchId, checkPageLimit(batchId, limit)],
+      `SELECT key FROM batch_items WHERE batch_id = $1 AND status = 'pending' AND key > $2 ORDER BY key LIMIT $3`,
+      [batchId, afterKey ?? '', checkPageLimit(batchId, limit)],
     );
     return res.rows.map((r) => r.key);
   }

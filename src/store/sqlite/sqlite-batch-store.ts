@@ -166,10 +166,10 @@ export class SqliteBatchStore implements BatchStore {
     return rows.map((r) => toItemSummary(itemRow(r)));
   }
 
-  async nextPendingItems(batchId: string, limit: number): Promise<string[]> {
+  async nextPendingItems(batchId: string, limit: number, afterKey: string | null = null): Promise<string[]> {
     const rows = this.db
-      .prepare(`SELECT key FROM batch_items WHERE batch_id = ? AND status = 'pending' ORDER BY key LIMIT ?`)
-      .all(batchId, checkPageLimit(batchId, limit)) as { key: string }[];
+      .prepare(`SELECT key FROM batch_items WHERE batch_id = ? AND status = 'pending' AND key > ? ORDER BY key LIMIT ?`)
+      .all(batchId, afterKey ?? '', checkPageLimit(batchId, limit)) as { key: string }[];
     return rows.map((r) => r.key);
   }
 

@@ -1,0 +1,134 @@
+import { ApplicationFailure } from '@temporalio/common';
+import type {
+  BatchItemAttemptRecord,
+  BatchItemCounts,
+  BatchItemStatus,
+  CancelBatchRequest,
+  CancelBatchResult,
+  FinalBatchStatus,
+  FinishBatchItemInput,
+  TerminalBatchItemStatus,
+} from '../contracts';
+import { isBatchStoreError, type ItemWriteOutcome } from '../store';
+import type { ActivityDeps } from './activity-deps';
+import { createRecordTaskEnd } from './record-task-end';
+
+/** Failure type of a `cancelBatch` from someone who does not own the batch (or a missing batch). */
+export const BATCH_NOT_FOUND_ERROR_TYPE = 'BatchNotFound';
+
+/** A batch's stored progress, read when a batch workflow run starts. */
+export interface BatchProgress {
+  readonly status: 'running' | FinalBatchStatus;
+  readonly counts: BatchItemCounts;
+}
+
+/** What a finished item wrote: the status the row holds now (a fenced write keeps the stored one). */
+export interface FinishedItem {
+  readonly written: boolean;
+  readonly status: BatchItemStatus;
+}
+
+/** Store errors that retrying cannot fix fail the activity for good. */
+async function nonRetryableStoreErrors<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (isBatchStoreError(err) && err.code !== 'already_exists') throw ApplicationFailure.nonRetryable(err.message, `BatchStore.${err.code}`);
+    throw err;
+  }
+}
+
+/** Builds the batch bookkeeping activities (lead queue): every store write of a batch and its items. */
+export function createBatchActivities(deps: ActivityDeps) {
+  const batches = deps.stores.batches;
+  const recordTaskEnd = createRecordTaskEnd(deps);
+  return {
+    /** Up to `limit` pending keys after `afterKey`, in key order. */
+    async nextBatchItems(input: { batchId: string; afterKey: string | null; limit: number }): Promise<string[]> {
+      return nonRetryableStoreErrors(() => batches.nextPendingItems(input.batchId, input.limit, input.afterKey));
+    },
+
+    async loadBatchProgress(input: { batchId: string; ownerId: string }): Promise<BatchProgress> {
+      const batch = await batches.getBatch(input.batchId, input.ownerId);
+      if (batch === null) throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} is not stored`, BATCH_NOT_FOUND_ERROR_TYPE);
+      return { status: batch.status, counts: batch.counts };
+    },
+
+    async markBatchItemRunning(input: { batchId: string; key: string; attempt: number; at: string }): Promise<ItemWriteOutcome> {
+      return nonRetryableStoreErrors(() => batches.markItemRunning(input.batchId, input.key, input.attempt, input.at));
+    },
+
+    async recordBatchItemAttempt(input: BatchItemAttemptRecord): Promise<ItemWriteOutcome> {
+      const { batchId, key, ...attempt } = input;
+      return nonRetryableStoreErrors(() => batches.recordAttempt(batchId, key, attempt));
+    },
+
+    /**
+     * The item's terminal write (fenced: a terminal row stays as it is), then its single
+     * `subagent.end` event with the status the row holds, when the item ever executed.
+     */
+    async finishBatchItem(input: FinishBatchItemInput): Promise<FinishedItem> {
+      const { runtime, key } = input;
+      const result = input.status === 'completed' && input.resultRef ? ((await deps.stores.results.getResult(input.resultRef)) ?? null) : null;
+      const outcome = await nonRetryableStoreErrors(() =>
+        batches.completeItem(runtime.batchId, key, {
+          status: input.status,
+          result,
+          resultSha256: result === null ? null : input.resultSha256,
+          stopReason: input.stopReason,
+          error: input.error,
+          attempts: input.attempts,
+          usage: input.usage,
+          startedAt: input.startedAt,
+          completedAt: input.completedAt,
+        }),
+      );
+      if (input.attempts > 0) {
+        const status = outcome.status as TerminalBatchItemStatus;
+        const own = outcome.written;
+        await recordTaskEnd({
+          threadId: runtime.threadId,
+          runId: runtime.batchId,
+          task: {
+            taskId: key,
+            turn: 0,
+            subagent: runtime.subagent.name,
+            description: key,
+            status,
+            stopReason: own ? input.stopReason : null,
+            modelName: input.modelName,
+            usage: input.usage,
+            resultSha256: own ? input.resultSha256 : null,
+            resultRef: own && status === 'completed' ? input.resultRef : null,
+            error: own ? input.error : null,
+            errorCode: null,
+            attempts: input.attempts,
+            evidence: null,
+          },
+        });
+      }
+      return outcome;
+    },
+
+    /** Cancels the batch in the store for its owner: every nonterminal item `cancelled`, at once. */
+    async cancelBatchItems(input: { batchId: string } & CancelBatchRequest): Promise<CancelBatchResult> {
+      try {
+        const outcome = await batches.cancelBatch(input.batchId, input.ownerId);
+        return { cancelledItems: outcome.cancelledItems, counts: outcome.batch.counts };
+      } catch (err) {
+        if (isBatchStoreError(err) && err.code === 'not_found') {
+          throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} not found`, BATCH_NOT_FOUND_ERROR_TYPE);
+        }
+        throw err;
+      }
+    },
+
+    /** Ends the batch in the store; returns the counts it ended with. */
+    async finishBatch(input: { batchId: string; status: FinalBatchStatus }): Promise<BatchProgress> {
+      const outcome = await nonRetryableStoreErrors(() => batches.finishBatch(input.batchId, input.status));
+      return { status: outcome.batch.status, counts: outcome.batch.counts };
+    },
+  };
+}
+
+export type BatchActivities = ReturnType<typeof createBatchActivities>;

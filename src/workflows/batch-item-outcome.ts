@@ -1,0 +1,88 @@
+import type { BatchAttemptOutcome, StopReason, SubagentExecutionResult, TerminalBatchItemStatus } from '../contracts';
+import type { ExecutionOutcome } from './task-outcome';
+
+/** Longest wait between two tries of an item, as a multiple of `poll_interval_seconds`. */
+export const BATCH_BACKOFF_CEILING_FACTOR = 30;
+
+/** What the item workflow does after one try of an item (pure; the workflow applies it). */
+export type ItemDecision =
+  /** No slot: the try used no attempt. Record it, wait, ask again. */
+  | { readonly kind: 'capacity_wait'; readonly outcome: Extract<BatchAttemptOutcome, 'capacity_rejected' | 'capacity_timeout'>; readonly error: string }
+  /** A real failure with attempts left: record it (the attempt is used), wait, run again. */
+  | { readonly kind: 'retry'; readonly outcome: Extract<BatchAttemptOutcome, 'failed' | 'lost'>; readonly error: string }
+  | ItemTerminal;
+
+export interface ItemTerminal {
+  readonly kind: 'terminal';
+  readonly status: TerminalBatchItemStatus;
+  readonly stopReason: StopReason | null;
+  readonly error: string | null;
+  readonly result: SubagentExecutionResult | null;
+}
+
+export interface ItemDecisionContext {
+  /** The batch was cancelled before this outcome arrived: the item ends cancelled, whatever it says. */
+  readonly cancelRequested: boolean;
+  /** The attempt this try ran as (1-based); capacity refusals do not advance it. */
+  readonly attempt: number;
+  readonly maxAttempts: number;
+  readonly timeoutSeconds: number;
+  readonly queueTimeoutSeconds: number;
+  /** Under the `reject` admission policy, the capacity-full text for a try no slot picked up in time. */
+  readonly capacityRejection: string | null;
+}
+
+function terminal(status: TerminalBatchItemStatus, error: string | null, result: SubagentExecutionResult | null = null): ItemTerminal {
+  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result };
+}
+
+/**
+ * Decides what one try of a batch item means (SPEC Appendix C.3). A capacity refusal or queue
+ * timeout happened before the model ran: it uses no attempt. A failed result, a crash, an
+ * execution timeout and an expired lease (heartbeat timeout) each use one; the last one ends the
+ * item with that failure.
+ */
+export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionContext): ItemDecision {
+  if (ctx.cancelRequested) return terminal('cancelled', null);
+  const last = ctx.attempt >= ctx.maxAttempts;
+  const failure = (kind: 'failed' | 'lost', status: TerminalBatchItemStatus, error: string, result: SubagentExecutionResult | null = null): ItemDecision =>
+    last ? terminal(status, ctx.maxAttempts > 1 ? `${error} (attempt ${ctx.attempt} of ${ctx.maxAttempts})` : error, result) : { kind: 'retry', outcome: kind, error };
+  switch (outcome.kind) {
+    case 'result': {
+      const { result } = outcome;
+      if (result.status === 'completed') return terminal('completed', null, result);
+      if (result.status === 'cancelled') return terminal('cancelled', null, result);
+      return failure('failed', 'failed', result.error ?? 'Subagent failed', result);
+    }
+    case 'cancelled':
+      return terminal('cancelled', null);
+    case 'error':
+      return failure('failed', 'failed', outcome.message);
+    case 'timeout':
+      switch (outcome.timeoutType) {
+        case 'SCHEDULE_TO_START':
+          return ctx.capacityRejection !== null
+            ? { kind: 'capacity_wait', outcome: 'capacity_rejected', error: ctx.capacityRejection }
+            : { kind: 'capacity_wait', outcome: 'capacity_timeout', error: `Timed out after ${ctx.queueTimeoutSeconds}s waiting for a subagent execution slot` };
+        case 'HEARTBEAT':
+          return failure('lost', 'failed', `Subagent worker stopped responding (lease of the item expired)`);
+        case 'START_TO_CLOSE':
+        case 'SCHEDULE_TO_CLOSE':
+          return failure('failed', 'timed_out', `Execution timed out after ${ctx.timeoutSeconds} seconds`);
+        default: {
+          const unreachable: never = outcome.timeoutType;
+          throw new Error(`unknown timeout type ${String(unreachable)}`);
+        }
+      }
+    default: {
+      const unreachable: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/** Wait before the next try: `base` doubled per repeat (`repeat` 1 waits `base`), at most 30 x `base`. */
+export function itemBackoffMs(baseSeconds: number, repeat: number): number {
+  const factor = Math.min(2 ** Math.max(0, repeat - 1), BATCH_BACKOFF_CEILING_FACTOR);
+  return Math.round(baseSeconds * factor * 1000);
+}

@@ -1,0 +1,182 @@
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  getExternalWorkflowHandle,
+  isCancellation,
+  setCurrentDetails,
+  setHandler,
+  sleep,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  BatchItemWorkflowInputSchema,
+  boundText,
+  SA_RUN_STATUS,
+  SUBAGENT_TASK_QUEUE,
+  type AdmissionDecision,
+  type BatchItemOutcome,
+  type BatchItemProgress,
+  type BatchItemRuntime,
+  type BatchItemWorkflowInput,
+  type TerminalBatchItemStatus,
+} from '../contracts';
+import { batchStore, lead, subagents } from './activity-proxies';
+import { decideItemOutcome, itemBackoffMs, type ItemTerminal } from './batch-item-outcome';
+import { itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
+import { classifyActivityFailure } from './classify-activity-failure';
+import type { ExecutionOutcome } from './task-outcome';
+
+/** A workflow-time timestamp (deterministic: the SDK replays the recorded time). */
+function now(): string {
+  return new Date().toISOString();
+}
+
+/**
+ * One item of a batch: asks its batch for a running slot, asks the subagent queue for admission,
+ * runs `runSubagent`, and decides from the outcome (pure {@link decideItemOutcome}) whether to
+ * wait for capacity (no attempt used), retry (attempt used) or end. Every try is recorded on the
+ * item row; the terminal write is fenced by the store, so a cancelled item stays cancelled.
+ */
+export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promise<BatchItemOutcome> {
+  const parsed = BatchItemWorkflowInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    throw ApplicationFailure.nonRetryable(`Invalid batch item input: ${problems}`, 'InvalidInput');
+  }
+  const { runtime, key } = parsed.data;
+  const progress: BatchItemProgress = { ...parsed.data.progress };
+  let granted = false;
+  setHandler(itemSlotGrantedSignal, () => {
+    granted = true;
+  });
+  // Started by a batch: its running slots bound how many items execute at once.
+  const parentId = workflowInfo().parent?.workflowId;
+  const batch = parentId === undefined ? null : getExternalWorkflowHandle(parentId);
+
+  let last: ItemTerminal;
+  // The attempt executing right now, if any: a cancellation mid-run has used it.
+  let executing: number | null = null;
+  try {
+    for (let tries = 1; ; tries++) {
+      if (workflowInfo().continueAsNewSuggested) {
+        await continueAsNew<typeof batchItemWorkflow>({ runtime, key, progress });
+      }
+      const attempt = progress.attemptsUsed + 1;
+      details(runtime, progress, 'waiting for a running slot');
+      if (batch !== null) {
+        granted = false;
+        await batch.signal(requestItemSlotSignal, { key });
+        await condition(() => granted);
+      }
+      const admission = await lead.admitSubagents({ requested: 1 });
+      let outcome: ExecutionOutcome;
+      if (admission.admitted < 1) {
+        outcome = { kind: 'timeout', timeoutType: 'SCHEDULE_TO_START' };
+      } else {
+        const mark = await batchStore.markBatchItemRunning({ batchId: runtime.batchId, key, attempt, at: now() });
+        // Terminal already: the batch was cancelled while this item waited.
+        if (!mark.written) return ended(key, mark.status as TerminalBatchItemStatus, progress.attemptsUsed);
+        progress.startedAt ??= now();
+        details(runtime, progress, `attempt ${attempt} running`);
+        executing = attempt;
+        outcome = await executeOnce(runtime, key, attempt, tries, admission);
+      }
+      const decision = decideItemOutcome(outcome, {
+        cancelRequested: false,
+        attempt,
+        maxAttempts: runtime.maxAttempts,
+        timeoutSeconds: runtime.subagent.timeoutSeconds,
+        queueTimeoutSeconds: admission.scheduleToStartSeconds,
+        capacityRejection: admission.admitted < 1 ? (admission.rejection ?? admission.capacityMessage) : admission.policy === 'reject' ? admission.capacityMessage : null,
+      });
+      if (decision.kind === 'terminal') {
+        progress.attemptsUsed = attempt;
+        last = decision;
+        break;
+      }
+      executing = null;
+      const waitFor = decision.kind === 'capacity_wait' ? ++progress.capacityWaits : attempt;
+      if (decision.kind === 'retry') {
+        progress.attemptsUsed = attempt;
+        progress.capacityWaits = 0;
+      }
+      const recorded = await batchStore.recordBatchItemAttempt({ batchId: runtime.batchId, key, attempt, outcome: decision.outcome, error: decision.error, at: now() });
+      if (!recorded.written) return ended(key, recorded.status as TerminalBatchItemStatus, progress.attemptsUsed);
+      if (batch !== null) await batch.signal(releaseItemSlotSignal, { key });
+      details(runtime, progress, `${decision.outcome}: waiting before the next try`);
+      await sleep(itemBackoffMs(runtime.pollIntervalSeconds, waitFor));
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    last = { kind: 'terminal', status: 'cancelled', stopReason: null, error: null, result: null };
+    if (executing !== null) progress.attemptsUsed = executing;
+  }
+  const decision = last;
+  // The terminal write must happen even while the item is being cancelled.
+  const finished = await CancellationScope.nonCancellable(() =>
+    batchStore.finishBatchItem({
+      runtime,
+      key,
+      status: decision.status,
+      resultRef: decision.result?.resultRef ?? null,
+      resultSha256: decision.result?.resultSha256 ?? null,
+      stopReason: decision.stopReason,
+      error: decision.error,
+      attempts: progress.attemptsUsed,
+      modelName: decision.result?.modelName ?? null,
+      usage: decision.result?.usage ?? null,
+      startedAt: progress.startedAt,
+      completedAt: now(),
+    }),
+  );
+  return ended(key, finished.status as TerminalBatchItemStatus, progress.attemptsUsed, finished.written ? decision.stopReason : null);
+}
+
+function ended(key: string, status: TerminalBatchItemStatus, attempts: number, stopReason: BatchItemOutcome['stopReason'] = null): BatchItemOutcome {
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: status }]);
+  return { key, status, attempts, stopReason };
+}
+
+function details(runtime: BatchItemRuntime, progress: BatchItemProgress, what: string): void {
+  setCurrentDetails(`**${what}** · attempts used ${progress.attemptsUsed} of ${runtime.maxAttempts} · capacity waits ${progress.capacityWaits}`);
+}
+
+async function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tries: number, admission: AdmissionDecision): Promise<ExecutionOutcome> {
+  try {
+    const result = await subagents.runSubagent.executeWithOptions(
+      {
+        taskQueue: SUBAGENT_TASK_QUEUE,
+        // Unique per schedule: a capacity timeout schedules the same attempt again.
+        activityId: `attempt-${attempt}.${tries}`,
+        summary: boundText(`${runtime.subagent.name}: ${key}`, 200),
+        scheduleToStartTimeout: admission.scheduleToStartSeconds * 1000,
+        startToCloseTimeout: runtime.subagent.timeoutSeconds * 1000,
+        heartbeatTimeout: runtime.leaseSeconds * 1000,
+        retry: { maximumAttempts: 1 },
+      },
+      [
+        {
+          threadId: runtime.threadId,
+          runId: runtime.batchId,
+          userId: runtime.ownerId,
+          taskId: key,
+          turn: 0,
+          attempt,
+          subagentType: runtime.subagent.name,
+          description: key,
+          parentModel: runtime.parentModel,
+          maxTurns: runtime.subagent.maxTurns,
+          availableSkills: runtime.availableSkills,
+          batchItem: { batchId: runtime.batchId, key },
+        },
+      ],
+    );
+    return { kind: 'result', result };
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    return classifyActivityFailure(err);
+  }
+}

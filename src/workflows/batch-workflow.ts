@@ -1,0 +1,246 @@
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  continueAsNew,
+  executeChild,
+  getExternalWorkflowHandle,
+  isCancellation,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
+import {
+  BatchWorkflowInputSchema,
+  boundText,
+  CancelBatchRequestSchema,
+  SA_BATCH_ID,
+  SA_ITEMS_DONE,
+  SA_ITEMS_TOTAL,
+  SA_RUN_STATUS,
+  SA_USER_ID,
+  type BatchItemCounts,
+  type BatchItemStatus,
+  type BatchState,
+  type BatchWorkflowInput,
+  type CancelBatchResult,
+} from '../contracts';
+import { batchStore } from './activity-proxies';
+import { batchItemWorkflow } from './batch-item-workflow';
+import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
+import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew, slotsToGrant } from './batch-window';
+import { failureMessage } from './classify-activity-failure';
+
+const TERMINAL: readonly BatchItemStatus[] = ['completed', 'failed', 'cancelled', 'timed_out'];
+
+function doneCount(counts: BatchItemCounts): number {
+  return TERMINAL.reduce((n, status) => n + counts[status], 0);
+}
+
+/**
+ * One durable batch (SPEC Appendix C.3). The batch and its items are already rows in the
+ * BatchStore; this workflow starts one `batchItemWorkflow` per item in key order, in a sliding
+ * window of `maxLiveItems`, hands out `maxRunningItems` running slots, and continues as new
+ * (after letting the live items finish) before its history grows large. `cancelBatch` cancels
+ * every nonterminal item in the store at once, then the live item workflows.
+ */
+export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<BatchState> {
+  const parsed = BatchWorkflowInputSchema.safeParse(rawInput);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
+    throw ApplicationFailure.nonRetryable(`Invalid batch input: ${problems}`, 'InvalidInput');
+  }
+  const input = parsed.data;
+  const { runtime } = input;
+  const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
+  const state: BatchState = {
+    batchId: runtime.batchId,
+    status: stored.status,
+    itemCount: input.itemCount,
+    counts: { ...stored.counts },
+    liveItems: 0,
+    runningItems: 0,
+    continuedRuns: input.cursor.continuedRuns,
+  };
+  setHandler(batchStateQuery, () => state);
+  if (state.status !== 'running') return state;
+
+  const items = new CancellationScope();
+  const holders = new Set<string>();
+  const waiting: string[] = [];
+  let cancelled: CancelBatchResult | null = null;
+  let changed = false;
+  const touch = () => {
+    changed = true;
+  };
+  setHandler(requestItemSlotSignal, ({ key }) => {
+    if (!holders.has(key) && !waiting.includes(key)) waiting.push(key);
+    touch();
+  });
+  setHandler(releaseItemSlotSignal, ({ key }) => {
+    holders.delete(key);
+    touch();
+  });
+  setHandler(
+    cancelBatchUpdate,
+    async (request) => {
+      // The store first: once this returns, no item can be written `completed` any more.
+      const result = await batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: request.ownerId });
+      cancelled = result;
+      state.counts = { ...result.counts };
+      items.cancel();
+      touch();
+      return result;
+    },
+    { validator: (request) => void CancelBatchRequestSchema.parse(request) },
+  );
+
+  upsertSearchAttributes([
+    { key: SA_RUN_STATUS, value: 'running' },
+    { key: SA_ITEMS_TOTAL, value: input.itemCount },
+    { key: SA_ITEMS_DONE, value: doneCount(state.counts) },
+  ]);
+  let reportedDone = doneCount(state.counts);
+  const reportProgress = (force: boolean) => {
+    const done = doneCount(state.counts);
+    if (force || done - reportedDone >= progressStride(input.itemCount)) {
+      upsertSearchAttributes([{ key: SA_ITEMS_DONE, value: done }]);
+      reportedDone = done;
+    }
+    setCurrentDetails(
+      `**${state.status}** · ${done}/${input.itemCount} done (${state.counts.completed} completed, ${state.counts.failed} failed, ` +
+        `${state.counts.cancelled} cancelled, ${state.counts.timed_out} timed out) · live ${state.liveItems} · running ${state.runningItems}`,
+    );
+  };
+
+  const startItem = (key: string) => {
+    state.liveItems += 1;
+    state.counts.pending -= 1;
+    state.counts.running += 1;
+    void items
+      .run(() =>
+        executeChild(batchItemWorkflow, {
+          workflowId: batchItemWorkflowId(runtime.batchId, key),
+          args: [{ runtime, key }],
+          staticSummary: boundText(`${input.title}: item ${key}`, 200),
+          typedSearchAttributes: [
+            { key: SA_BATCH_ID, value: runtime.batchId },
+            { key: SA_USER_ID, value: runtime.ownerId },
+          ],
+        }),
+      )
+      .then(
+        (outcome) => outcome.status,
+        // A child that failed (or never started) leaves its row to us; the store fences the write.
+        async (err: unknown) =>
+          (
+            await CancellationScope.nonCancellable(() =>
+              batchStore.finishBatchItem({
+                runtime,
+                key,
+                status: isCancellation(err) ? 'cancelled' : 'failed',
+                resultRef: null,
+                resultSha256: null,
+                stopReason: null,
+                error: isCancellation(err) ? null : `Item workflow failed: ${failureMessage(err)}`,
+                attempts: 0,
+                modelName: null,
+                usage: null,
+                startedAt: null,
+                completedAt: new Date().toISOString(),
+              }),
+            )
+          ).status,
+      )
+      .then((status) => {
+        if (cancelled === null) {
+          state.counts.running -= 1;
+          if (status !== 'pending' && status !== 'running') state.counts[status] += 1;
+        }
+      })
+      .finally(() => {
+        state.liveItems -= 1;
+        holders.delete(key);
+        const queued = waiting.indexOf(key);
+        if (queued >= 0) waiting.splice(queued, 1);
+        touch();
+      });
+  };
+
+  const grantSlots = () => {
+    for (const key of slotsToGrant(waiting, holders.size, input.maxRunningItems)) {
+      waiting.shift();
+      holders.add(key);
+      // The item may have ended meanwhile; then its slot is freed when its workflow completes.
+      getExternalWorkflowHandle(batchItemWorkflowId(runtime.batchId, key))
+        .signal(itemSlotGrantedSignal)
+        .catch(() => holders.delete(key));
+    }
+    state.runningItems = holders.size;
+  };
+
+  let afterKey = input.cursor.afterKey;
+  let buffer: string[] = [];
+  let exhausted = false;
+  let draining = false;
+  try {
+    for (;;) {
+      draining ||= shouldContinueAsNew({ length: workflowInfo().historyLength, suggested: workflowInfo().continueAsNewSuggested }, input.historyEventLimit);
+      let room = itemsToStart({ live: state.liveItems, maxLive: input.maxLiveItems, stopping: cancelled !== null || draining || exhausted });
+      while (room > 0) {
+        if (buffer.length === 0) {
+          buffer = await batchStore.nextBatchItems({ batchId: runtime.batchId, afterKey, limit: BATCH_KEY_PAGE });
+          if (buffer.length === 0 || cancelled !== null) {
+            exhausted = buffer.length === 0;
+            break;
+          }
+        }
+        const key = buffer.shift()!;
+        afterKey = key;
+        startItem(key);
+        room -= 1;
+      }
+      grantSlots();
+      reportProgress(false);
+      if (state.liveItems === 0 && (exhausted || cancelled !== null || draining)) break;
+      changed = false;
+      await condition(() => changed);
+    }
+  } catch (err) {
+    if (!isCancellation(err)) throw err;
+    // The batch workflow itself was cancelled (not through cancelBatch): cancel its items in the store too.
+    await CancellationScope.nonCancellable(() => batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: runtime.ownerId }));
+    upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'cancelled' }]);
+    throw err;
+  }
+
+  if (cancelled === null && !exhausted) {
+    await condition(allHandlersFinished);
+    return continueAsNew<typeof batchWorkflow>({ ...input, cursor: { afterKey, continuedRuns: input.cursor.continuedRuns + 1 } });
+  }
+  const final = await finishInStore(runtime.batchId, cancelled !== null);
+  state.status = final.status;
+  state.counts = { ...final.counts };
+  state.runningItems = 0;
+  reportProgress(true);
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
+  await condition(allHandlersFinished);
+  return state;
+}
+
+/**
+ * Ends the batch in the store. `completed` needs every item terminal; an item whose workflow
+ * could not write its row (it never started) leaves the batch `failed`, its row `cancelled`.
+ */
+async function finishInStore(batchId: string, cancelled: boolean) {
+  if (cancelled) return batchStore.finishBatch({ batchId, status: 'cancelled' });
+  try {
+    return await batchStore.finishBatch({ batchId, status: 'completed' });
+  } catch (err) {
+    if (!(err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'BatchStore.invalid')) throw err;
+    return batchStore.finishBatch({ batchId, status: 'failed' });
+  }
+}

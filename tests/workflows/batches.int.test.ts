@@ -1,0 +1,163 @@
+import type { BatchItemRecord } from '../../src/contracts';
+import { useTemporal, waitFor } from '../support/use-temporal';
+
+const temporal = useTemporal();
+
+const BATCHES_ON = { subagent_batches: { enabled: true, poll_interval_seconds: 0.2 } };
+
+async function allItems(items: AsyncIterable<BatchItemRecord>): Promise<BatchItemRecord[]> {
+  const out: BatchItemRecord[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+test('a 50-item batch completes every item exactly once with exact counts', async () => {
+  const h = await temporal.start(
+    { subagents: [{ match: '/Item (\\d+)/', turns: [{ content: 'done with the item', usage: { input_tokens: 10, output_tokens: 2 } }] }] },
+    { ...BATCHES_ON, subagent_runtime: { max_running: 4 } },
+  );
+  const items = Array.from({ length: 50 }, (_, i) => ({ prompt: `Item ${i + 1}: summarize it` }));
+  const started = await h.client.startBatch({ title: 'fifty', subagentType: 'general-purpose', items, ownerId: 'alice', maxLiveItems: 10, maxRunningItems: 4 });
+  const final = await started.handle.result();
+
+  expect(final).toMatchObject({ status: 'completed', itemCount: 50, liveItems: 0, runningItems: 0 });
+  expect(final.counts).toEqual({ pending: 0, running: 0, completed: 50, failed: 0, cancelled: 0, timed_out: 0 });
+  const batch = await h.client.getBatch(started.batchId, 'alice');
+  expect(batch).toMatchObject({ status: 'completed', item_count: 50, counts: final.counts });
+  expect(batch?.finished_at).not.toBeNull();
+
+  const stored = await allItems(h.client.exportBatchItems(started.batchId, 'alice'));
+  expect(stored.map((i) => i.key)).toEqual(Array.from({ length: 50 }, (_, i) => String(i + 1).padStart(6, '0')));
+  for (const item of stored) {
+    expect(item).toMatchObject({ status: 'completed', attempts: 1, result: 'done with the item', stop_reason: null, error: null });
+    expect(item.usage).toEqual({ input_tokens: 10, output_tokens: 2, total_tokens: 12 });
+    expect(item.attempt_history).toEqual([]);
+  }
+  // One model call per item, and one start and one end event per item.
+  expect(h.recorder.requests).toHaveLength(50);
+  const ends = await h.stores.events.listEvents({ runId: started.batchId, eventTypes: ['subagent.end'], limit: 500 });
+  expect(ends).toHaveLength(50);
+  expect(new Set(ends.map((e) => e.taskId)).size).toBe(50);
+});
+
+test('an item whose first attempt fails succeeds on the second, with both attempts on its row', async () => {
+  const h = await temporal.start(
+    {
+      subagents: [
+        { match: 'flaky', attempt: 1, turns: [{ error: '400 the model refused this request' }] },
+        { match: '*', turns: [{ content: 'fine' }] },
+      ],
+    },
+    BATCHES_ON,
+  );
+  const started = await h.client.startBatch({
+    title: 'retry',
+    subagentType: 'general-purpose',
+    ownerId: 'bob',
+    items: [
+      { key: 'a', prompt: 'steady item' },
+      { key: 'b', prompt: 'flaky item' },
+    ],
+  });
+  const final = await started.handle.result();
+  expect(final.counts).toMatchObject({ completed: 2, failed: 0 });
+
+  const flaky = await h.stores.batches.getItem(started.batchId, 'bob', 'b');
+  expect(flaky).toMatchObject({ status: 'completed', attempts: 2, result: 'fine', error: null });
+  expect(flaky?.attempt_history).toEqual([{ attempt: 1, outcome: 'failed', error: expect.stringContaining('the model refused this request'), at: expect.any(String) }]);
+  expect(await h.stores.batches.getItem(started.batchId, 'bob', 'a')).toMatchObject({ status: 'completed', attempts: 1 });
+});
+
+test('an item that fails on every attempt ends failed after max_attempts with the last error', async () => {
+  const h = await temporal.start({ subagents: [{ match: '*', turns: [{ error: '400 always broken' }] }] }, {
+    subagent_batches: { enabled: true, poll_interval_seconds: 0.1, max_attempts: 2 },
+  });
+  const started = await h.client.startBatch({ title: 'doomed', subagentType: 'general-purpose', ownerId: 'bob', items: [{ key: 'x', prompt: 'anything' }] });
+  const final = await started.handle.result();
+  expect(final).toMatchObject({ status: 'completed', counts: { failed: 1, completed: 0 } });
+  const item = await h.stores.batches.getItem(started.batchId, 'bob', 'x');
+  expect(item).toMatchObject({ status: 'failed', attempts: 2 });
+  expect(item?.error).toContain('always broken');
+  expect(item?.error).toContain('attempt 2 of 2');
+  expect(item?.attempt_history.map((a) => [a.attempt, a.outcome])).toEqual([[1, 'failed']]);
+});
+
+test('with max_running 1 and the slot busy, rejected admissions use no attempt', async () => {
+  const h = await temporal.start(
+    { subagents: [{ match: 'slow', turns: [{ content: 'slow done', delay_ms: 8000 }] }, { match: '*', turns: [{ content: 'quick done' }] }] },
+    { subagent_batches: { enabled: true, poll_interval_seconds: 0.2, max_attempts: 1 }, subagent_runtime: { max_running: 1, admission_policy: 'reject' } },
+  );
+  const started = await h.client.startBatch({
+    title: 'contended',
+    subagentType: 'general-purpose',
+    ownerId: 'carol',
+    maxRunningItems: 3,
+    items: [
+      { key: 'a', prompt: 'slow item' },
+      { key: 'b', prompt: 'quick item' },
+      { key: 'c', prompt: 'quick item' },
+    ],
+  });
+  const final = await started.handle.result();
+  // max_attempts is 1: had a rejection used the attempt, the item would have failed.
+  expect(final.counts).toMatchObject({ completed: 3, failed: 0 });
+  const items = await h.stores.batches.listItems(started.batchId, 'carol', { limit: 10 });
+  expect(items.map((i) => [i.key, i.status, i.attempts])).toEqual([
+    ['a', 'completed', 1],
+    ['b', 'completed', 1],
+    ['c', 'completed', 1],
+  ]);
+  const rejections = items.flatMap((i) => i.attempt_history).filter((a) => a.outcome === 'capacity_rejected');
+  expect(rejections.length).toBeGreaterThan(0);
+  expect(rejections.every((a) => a.attempt === 1)).toBe(true);
+});
+
+test('cancelBatch cancels every nonterminal item at once; nothing completes after it returned', async () => {
+  const h = await temporal.start({ subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] }, {
+    ...BATCHES_ON,
+    subagent_runtime: { max_running: 2 },
+  });
+  const items = Array.from({ length: 12 }, (_, i) => ({ prompt: `Item ${i}` }));
+  const started = await h.client.startBatch({ title: 'to cancel', subagentType: 'general-purpose', ownerId: 'dave', items, maxLiveItems: 4, maxRunningItems: 2 });
+  await waitFor(async () => (await h.stores.events.listEvents({ runId: started.batchId, eventTypes: ['subagent.start'] })).length === 2);
+
+  await expect(h.client.cancelBatch(started.batchId, 'mallory')).rejects.toThrow(`batch ${started.batchId} not found`);
+  const result = await h.client.cancelBatch(started.batchId, 'dave');
+  expect(result.cancelledItems).toBe(12);
+  expect(result.counts).toEqual({ pending: 0, running: 0, completed: 0, failed: 0, cancelled: 12, timed_out: 0 });
+  const after = await h.client.getBatch(started.batchId, 'dave');
+  expect(after).toMatchObject({ status: 'cancelled', counts: result.counts });
+
+  const final = await started.handle.result();
+  expect(final).toMatchObject({ status: 'cancelled', counts: result.counts, liveItems: 0 });
+  // The two running subagents were cancelled (their end events say so); none ever completed.
+  const ends = await h.stores.events.listEvents({ runId: started.batchId, eventTypes: ['subagent.end'] });
+  expect(ends.map((e) => (e.payload as { status: string }).status)).toEqual(['cancelled', 'cancelled']);
+  expect((await h.client.getBatch(started.batchId, 'dave'))?.counts).toEqual(result.counts);
+});
+
+test("another owner reads nothing of a batch", async () => {
+  const h = await temporal.start({ subagents: [{ match: '*', turns: [{ content: 'ok' }] }] }, BATCHES_ON);
+  const started = await h.client.startBatch({ title: 'private', subagentType: 'general-purpose', ownerId: 'erin', items: [{ prompt: 'secret' }] });
+  await started.handle.result();
+  expect(await h.client.getBatch(started.batchId, 'erin')).not.toBeNull();
+  expect(await h.client.getBatch(started.batchId, 'frank')).toBeNull();
+  expect(await h.client.listBatchItems(started.batchId, 'frank', { limit: 10 })).toEqual([]);
+  expect(await allItems(h.client.exportBatchItems(started.batchId, 'frank'))).toEqual([]);
+});
+
+test('a bad item rejects the whole request before anything is stored', async () => {
+  const h = await temporal.start({}, { subagent_batches: { enabled: true, max_items_per_batch: 3 } });
+  const base = { title: 't', subagentType: 'general-purpose', ownerId: 'gina' };
+  await expect(h.client.startBatch({ ...base, batchId: 'bad-1', items: [{ prompt: 'ok' }, { prompt: '   ' }] })).rejects.toThrow('items.1.prompt: must not be empty');
+  await expect(
+    h.client.startBatch({ ...base, batchId: 'bad-2', items: [{ key: 'k', prompt: 'a' }, { key: 'k', prompt: 'b' }] }),
+  ).rejects.toThrow('items.1.key: duplicate key "k" (first at items.0)');
+  await expect(h.client.startBatch({ ...base, batchId: 'bad-3', items: Array.from({ length: 4 }, () => ({ prompt: 'x' })) })).rejects.toThrow(
+    'items: 4 items is more than subagent_batches.max_items_per_batch (3)',
+  );
+  await expect(h.client.startBatch({ ...base, batchId: 'bad-4', subagentType: 'nobody', items: [{ prompt: 'x' }] })).rejects.toThrow(
+    'subagent_type: "nobody" is not an available subagent',
+  );
+  for (const id of ['bad-1', 'bad-2', 'bad-3', 'bad-4']) expect(await h.client.getBatch(id, 'gina')).toBeNull();
+});
