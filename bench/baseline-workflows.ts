@@ -2,7 +2,7 @@
  * Raw-Temporal baseline workflow, bundled on its own (`bundleWorkflowCode`), never together with
  * the deerflow workflows. Only `@temporalio/workflow` and type imports are allowed here.
  */
-import { proxyActivities } from '@temporalio/workflow';
+import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { BaselineActivities } from './baseline-activities';
 
 /** Input of {@link baselineFanOutWorkflow}. */
@@ -22,4 +22,37 @@ export async function baselineFanOutWorkflow(input: BaselineFanOutInput): Promis
   });
   const results = await Promise.all(Array.from({ length: input.count }, (_, index) => noop(index)));
   return results.length;
+}
+
+/** Input of {@link baselineWindowedBatchWorkflow}. */
+export interface BaselineBatchInput {
+  /** Child workflows to run, each one no-op activity. */
+  readonly count: number;
+  /** Children in flight at once (the batch's `max_live_items`). */
+  readonly window: number;
+  readonly activityTaskQueue: string;
+}
+
+/** A child of the baseline batch: one no-op activity. */
+export async function baselineItemWorkflow(activityTaskQueue: string, index: number): Promise<number> {
+  const { noop } = proxyActivities<BaselineActivities>({ taskQueue: activityTaskQueue, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 1 } });
+  return noop(index);
+}
+
+/**
+ * Raw Temporal shape of a batch: `count` child workflows, at most `window` at once, each running
+ * one no-op activity. Returns how many completed. (No continue-as-new: keep `count` under ~10,000.)
+ */
+export async function baselineWindowedBatchWorkflow(input: BaselineBatchInput): Promise<number> {
+  let next = 0;
+  let done = 0;
+  const lane = async (): Promise<void> => {
+    while (next < input.count) {
+      const index = next++;
+      await executeChild(baselineItemWorkflow, { args: [input.activityTaskQueue, index], workflowId: `${workflowInfo().workflowId}/${index}` });
+      done += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(input.window, input.count) }, lane));
+  return done;
 }

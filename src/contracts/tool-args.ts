@@ -15,5 +15,4 @@ export const TaskToolArgsSchema = z.strictObject({
 });
 export type TaskToolArgs = z.infer<typeof TaskToolArgsSchema>;
 
-/** Name of the lead's delegation tool. */
-export const TASK_TOOL_NAME = 'task';
+export { TASK_TOOL_NAME } from './tool-names';

@@ -154,11 +154,7 @@ export type TaskState = z.infer<typeof TaskStateSchema>;
 export const FinishedTaskSchema = TaskStateSchema.omit({ resultBrief: true });
 export type FinishedTask = z.infer<typeof FinishedTaskSchema>;
 
-/** Drops the fields activities do not need (see {@link FinishedTaskSchema}). */
-export function finishedTask(task: TaskState): FinishedTask {
-  const { resultBrief: _brief, ...rest } = task;
-  return rest;
-}
+export { finishedTask } from './finished-task';
 
 /** How one tool call of the previous lead turn ended; the next model step writes it as a tool message. */
 export const ToolOutcomeSchema = z.discriminatedUnion('kind', [

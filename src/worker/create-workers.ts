@@ -12,7 +12,10 @@ let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
 
 /** The workflow bundle, built once per process (bundling takes seconds). */
 export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('../workflows'), logger: quietBundlerLogger });
+  bundle ??= bundleWorkflowCode({
+    workflowsPath: require.resolve('../workflows'),
+    logger: quietBundlerLogger,
+  });
   return bundle;
 }
 

@@ -1,6 +1,7 @@
-import { proxyActivities } from '@temporalio/workflow';
+import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { BatchActivities, LeadActivities, SubagentActivities } from '../activities/activity-types';
-import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE } from '../contracts';
+import { CONFIGURATION_ERROR_TYPE } from '../contracts/failure-types';
+import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 
 /** Lead-queue activities: model steps and bookkeeping, retried with backoff unless misconfigured. */
 export const lead = proxyActivities<LeadActivities>({
@@ -11,6 +12,16 @@ export const lead = proxyActivities<LeadActivities>({
 
 /** Batch and item bookkeeping (store writes); a store error that cannot heal is not retried. */
 export const batchStore = proxyActivities<BatchActivities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/**
+ * The same bookkeeping as local activities, for item workflows: they run inside the workflow task
+ * on the workflow worker, so an item's admission, status writes and terminal write cost no extra
+ * round trips through the server (an item is mostly bookkeeping around one `runSubagent`).
+ */
+export const itemBookkeeping = proxyLocalActivities<BatchActivities & Pick<LeadActivities, 'admitSubagents'>>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });

@@ -13,26 +13,15 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import {
-  BatchWorkflowInputSchema,
-  boundText,
-  CancelBatchRequestSchema,
-  SA_BATCH_ID,
-  SA_ITEMS_DONE,
-  SA_ITEMS_TOTAL,
-  SA_RUN_STATUS,
-  SA_USER_ID,
-  type BatchItemCounts,
-  type BatchItemStatus,
-  type BatchState,
-  type BatchWorkflowInput,
-  type CancelBatchResult,
-} from '../contracts';
+import type { BatchItemCounts, BatchItemStatus, BatchState, BatchWorkflowInput, CancelBatchResult } from '../contracts';
+import { boundText } from '../contracts/bounded-text';
+import { SA_BATCH_ID, SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_USER_ID } from '../contracts/search-attributes';
 import { batchStore } from './activity-proxies';
 import { batchItemWorkflow } from './batch-item-workflow';
 import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
 import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew, slotsToGrant } from './batch-window';
 import { failureMessage } from './classify-activity-failure';
+import { inputSchemas } from './input-schemas';
 
 const TERMINAL: readonly BatchItemStatus[] = ['completed', 'failed', 'cancelled', 'timed_out'];
 
@@ -48,7 +37,7 @@ function doneCount(counts: BatchItemCounts): number {
  * every nonterminal item in the store at once, then the live item workflows.
  */
 export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<BatchState> {
-  const parsed = BatchWorkflowInputSchema.safeParse(rawInput);
+  const parsed = inputSchemas.batch().safeParse(rawInput);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
     throw ApplicationFailure.nonRetryable(`Invalid batch input: ${problems}`, 'InvalidInput');
@@ -95,7 +84,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
       touch();
       return result;
     },
-    { validator: (request) => void CancelBatchRequestSchema.parse(request) },
+    { validator: (request) => void inputSchemas.cancelBatchRequest().parse(request) },
   );
 
   upsertSearchAttributes([

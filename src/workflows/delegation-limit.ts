@@ -1,4 +1,5 @@
-import { TASK_TOOL_NAME, type ToolCall } from '../contracts';
+import type { ToolCall } from '../contracts';
+import { TASK_TOOL_NAME } from '../contracts/tool-names';
 
 /**
  * Appended to the lead's message when the run has no delegations left (SPEC §6.1): the model

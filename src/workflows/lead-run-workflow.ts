@@ -7,26 +7,15 @@ import {
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import {
-  addUsage,
-  finishedTask,
-  LeadRunInputSchema,
-  SA_RUN_STATUS,
-  SA_STOP_REASONS,
-  SA_SUBAGENTS,
-  TASK_TOOL_NAME,
-  type AdmissionDecision,
-  type CatalogEntry,
-  type LeadModelTurn,
-  type LeadRunInput,
-  type LeadRunState,
-  type TaskState,
-  type ToolCall,
-  type ToolOutcome,
-} from '../contracts';
+import type { AdmissionDecision, CatalogEntry, LeadModelTurn, LeadRunInput, LeadRunState, TaskState, ToolCall, ToolOutcome } from '../contracts';
+import { addUsage } from '../contracts/add-usage';
+import { finishedTask } from '../contracts/finished-task';
+import { SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS } from '../contracts/search-attributes';
+import { TASK_TOOL_NAME } from '../contracts/tool-names';
 import { lead } from './activity-proxies';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
+import { inputSchemas } from './input-schemas';
 import { leadRunStateQuery } from './lead-run-messages';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
@@ -40,7 +29,7 @@ import { validateTaskCall } from './validate-task-call';
  * calls. History carries ids, statuses, usage and bounded briefs; transcripts stay in the store.
  */
 export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunState> {
-  const parsed = LeadRunInputSchema.safeParse(rawInput);
+  const parsed = inputSchemas.leadRun().safeParse(rawInput);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
     throw ApplicationFailure.nonRetryable(`Invalid lead run input: ${problems}`, 'InvalidInput');

@@ -1,5 +1,7 @@
 import { CancellationScope, patched, setCurrentDetails, sleep, type ActivityOptions } from '@temporalio/workflow';
-import { boundText, SUBAGENT_TASK_QUEUE, type AdmissionDecision, type CatalogEntry, type LeadRunInput, type LeadRunState, type TaskState } from '../contracts';
+import type { AdmissionDecision, CatalogEntry, LeadRunInput, LeadRunState, TaskState } from '../contracts';
+import { boundText } from '../contracts/bounded-text';
+import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 import { subagents } from './activity-proxies';
 import { classifyActivityFailure } from './classify-activity-failure';
 import { WORKFLOW_PATCHES } from './patches';

@@ -1,4 +1,6 @@
-import { boundText, TaskToolArgsSchema, type CatalogEntry, type ToolCall } from '../contracts';
+import type { CatalogEntry, ToolCall } from '../contracts';
+import { boundText } from '../contracts/bounded-text';
+import { inputSchemas } from './input-schemas';
 
 /** Longest task description kept in workflow state and summaries. */
 export const TASK_DESCRIPTION_MAX_CHARS = 200;
@@ -28,7 +30,7 @@ export type TaskCallCheck =
  * survives; an empty catalog says whether caller policy emptied it (SPEC §1.5).
  */
 export function validateTaskCall(call: ToolCall, catalog: readonly CatalogEntry[], policy: TaskPolicy = OPEN_POLICY): TaskCallCheck {
-  const parsed = TaskToolArgsSchema.safeParse(call.args);
+  const parsed = inputSchemas.taskToolArgs().safeParse(call.args);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => {
       const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';

@@ -1,0 +1,143 @@
+/**
+ * Batch throughput benchmark: items/s of a deerflow batch (scripted model, zero latency) as a ratio
+ * against raw Temporal child-workflow + activity throughput with the same window, measured in the
+ * same run on the same embedded dev server. See bench/README.md.
+ *
+ *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8]
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { randomUUID } from 'node:crypto';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import { Command, InvalidArgumentError } from 'commander';
+import { stringify } from 'yaml';
+import { DeerFlowClient } from '../src/client';
+import { loadConfig } from '../src/config';
+import { startDevServer } from '../src/devserver';
+import { openStores } from '../src/store';
+import { createWorkers } from '../src/worker/create-workers';
+import { BASELINE_WORKFLOW_TASK_QUEUE, baselineActivityTaskQueue, createBaselineWorkers } from './baseline';
+import type { BaselineBatchInput } from './baseline-workflows';
+import { installBenchRuntime } from './logging';
+import { fixed, table } from './stats';
+
+interface Options {
+  readonly items: number;
+  readonly live: number;
+  readonly running: number;
+}
+
+function positiveInt(label: string, hi: number) {
+  return (raw: string): number => {
+    const value = Number(raw.replace(/[_,]/g, ''));
+    if (!Number.isInteger(value) || value < 1 || value > hi) throw new InvalidArgumentError(`${label} must be an integer in 1..${hi}`);
+    return value;
+  };
+}
+
+function parseOptions(argv: readonly string[]): Options {
+  const program = new Command()
+    .name('npm run bench:batch --')
+    .description('Batch items/s vs raw Temporal child workflows + activities with the same window (same run, same server).')
+    .option('--items <n>', 'items in the batch (and children in the baseline)', positiveInt('--items', 100_000), 5000)
+    .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
+    .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
+    .showHelpAfterError();
+  program.parse([...argv]);
+  return program.opts<Options>();
+}
+
+interface Sample {
+  readonly label: string;
+  readonly wallMs: number;
+  readonly cpuMs: number;
+  readonly note: string;
+}
+
+async function timed(label: string, work: () => Promise<string>): Promise<Sample> {
+  const cpuBefore = process.cpuUsage();
+  const t0 = performance.now();
+  const note = await work();
+  const cpu = process.cpuUsage(cpuBefore);
+  return { label, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, note };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv);
+  installBenchRuntime();
+  const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-batch-'));
+  const server = await startDevServer();
+  try {
+    const connection = await NativeConnection.connect({ address: server.address });
+    const temporal = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });
+    writeFileSync(join(dir, 'scenario.yaml'), stringify({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }));
+    writeFileSync(
+      join(dir, 'config.yaml'),
+      stringify({
+        models: [{ name: 'bench', provider: 'scripted', script: './scenario.yaml' }],
+        subagent_runtime: { max_running: options.running, max_queued: 10_000 },
+        subagent_batches: { enabled: true, max_items_per_batch: 100_000, max_live_items_per_batch: 1000 },
+      }),
+    );
+    const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
+    const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+    const workers = await createWorkers({ connection, namespace: server.namespace, loaded, stores });
+    const baseline = await createBaselineWorkers(connection, server.namespace, [options.running]);
+    const running = Promise.all([workers.run(), baseline.run()]);
+    const client = new DeerFlowClient(temporal, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
+
+    console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
+    console.log(`${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once`);
+    const samples: Sample[] = [];
+    samples.push(
+      await timed('raw child workflow + activity', async () => {
+        const input: BaselineBatchInput = { count: options.items, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running) };
+        const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
+          taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
+          workflowId: `bench-baseline-batch-${randomUUID()}`,
+          args: [input],
+        });
+        if (done !== options.items) throw new Error(`baseline completed ${String(done)} of ${options.items}`);
+        return `${options.items} children`;
+      }),
+    );
+    samples.push(
+      await timed('deerflow batch', async () => {
+        const started = await client.startBatch({
+          title: 'bench',
+          subagentType: 'general-purpose',
+          items: Array.from({ length: options.items }, (_, i) => ({ prompt: `Item ${i}` })),
+          maxLiveItems: options.live,
+          maxRunningItems: options.running,
+        });
+        const final = await started.handle.result();
+        if (final.counts.completed !== options.items) throw new Error(`batch completed ${final.counts.completed} of ${options.items}: ${JSON.stringify(final.counts)}`);
+        return `${final.continuedRuns} continue-as-new`;
+      }),
+    );
+    const [raw, deerflow] = samples as [Sample, Sample];
+    console.log(
+      table(
+        ['variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'note'],
+        samples.map((s) => [s.label, fixed(s.wallMs / 1000, 1), fixed((options.items / s.wallMs) * 1000, 1), fixed(s.cpuMs / options.items, 2), s.note]),
+      ),
+    );
+    console.log(`deerflow / raw throughput: ${fixed(raw.wallMs / deerflow.wallMs, 2)}x (items/s ratio; 1x = as fast as raw Temporal)`);
+    workers.shutdown();
+    baseline.shutdown();
+    await running;
+    await stores.close();
+    await connection.close();
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? (err.stack ?? err.message) : String(err));
+  process.exitCode = 1;
+});
