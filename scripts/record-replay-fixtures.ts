@@ -10,6 +10,7 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { parse } from 'yaml';
 import { findProjectRoot } from '../src/devserver';
 import { installWorkerLogging } from '../src/worker/install-logging';
+import { batchItemWorkflowId } from '../src/workflows/batch-messages';
 import { HISTORIES_DIR, MANIFEST_PATH, readManifest, type ReplayFixture } from '../tests/replay/fixtures';
 import { startHarness } from '../tests/support/harness';
 import { createTestEnv } from '../tests/support/temporal-env';
@@ -19,6 +20,8 @@ interface FixtureRecipe {
   readonly description: string;
   readonly scenario: () => Record<string, unknown>;
   readonly config?: Record<string, unknown>;
+  /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
+  readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
 }
 
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
@@ -51,18 +54,69 @@ const RECIPES: Record<string, FixtureRecipe> = {
     }),
     config: { subagents: { max_total_per_run: 3 } },
   },
+  batch: {
+    file: 'batch.json',
+    description:
+      'A batch of 3 items (window 2 live, 1 running): items start in key order, ask for running slots, the last one fails once and succeeds on its second attempt.',
+    scenario: () => ({
+      subagents: [
+        { match: 'flaky', attempt: 1, turns: [{ error: '400 refused once' }] },
+        { match: '*', turns: [{ content: 'done' }] },
+      ],
+    }),
+    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    batch: {
+      itemKey: 'c',
+      itemFile: 'batch-item-retry.json',
+      itemDescription: 'The batch item that failed its first attempt (recorded as failed on its row) and completed on the second.',
+    },
+  },
 };
 
-async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture> {
+async function saveHistory(env: Awaited<ReturnType<typeof createTestEnv>>, workflowId: string, file: string): Promise<void> {
+  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  writeFileSync(join(HISTORIES_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+}
+
+async function recordBatch(env: Awaited<ReturnType<typeof createTestEnv>>, name: string, recipe: FixtureRecipe, item: NonNullable<FixtureRecipe['batch']>): Promise<ReplayFixture[]> {
+  const harness = await startHarness(env, recipe.scenario(), recipe.config);
+  try {
+    const started = await harness.client.startBatch({
+      batchId: `replay-${name}`,
+      title: name,
+      subagentType: 'general-purpose',
+      items: [
+        { key: 'a', prompt: 'steady one' },
+        { key: 'b', prompt: 'steady two' },
+        { key: 'c', prompt: 'flaky three' },
+      ],
+      maxLiveItems: 2,
+      maxRunningItems: 1,
+    });
+    const state = await started.handle.result();
+    if (state.counts.completed !== 3) throw new Error(`${name} batch ended ${JSON.stringify(state.counts)}`);
+    const itemId = batchItemWorkflowId(started.batchId, item.itemKey);
+    await saveHistory(env, started.workflowId, recipe.file);
+    await saveHistory(env, itemId, item.itemFile);
+    return [
+      { file: recipe.file, workflowId: started.workflowId, description: recipe.description },
+      { file: item.itemFile, workflowId: itemId, description: item.itemDescription },
+    ];
+  } finally {
+    await harness.close();
+  }
+}
+
+async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
   const env = await createTestEnv();
   try {
+    if (recipe.batch) return await recordBatch(env, name, recipe, recipe.batch);
     const harness = await startHarness(env, recipe.scenario(), recipe.config);
     try {
       const { state, workflowId } = await harness.run({ message: name, threadId: `replay-${name}`, runId: 'run-1' });
       if (state.status !== 'completed') throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
-      const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
-      writeFileSync(join(HISTORIES_DIR, recipe.file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
-      return { file: recipe.file, workflowId, description: recipe.description };
+      await saveHistory(env, workflowId, recipe.file);
+      return [{ file: recipe.file, workflowId, description: recipe.description }];
     } finally {
       await harness.close();
     }
@@ -78,9 +132,10 @@ async function main(names: readonly string[]): Promise<void> {
   for (const name of wanted) {
     const recipe = RECIPES[name];
     if (recipe === undefined) throw new Error(`Unknown fixture '${name}'. Known: ${Object.keys(RECIPES).join(', ')}`);
-    const fixture = await record(name, recipe);
-    manifest.set(fixture.file, fixture);
-    process.stdout.write(`recorded ${fixture.file} (${fixture.workflowId})\n`);
+    for (const fixture of await record(name, recipe)) {
+      manifest.set(fixture.file, fixture);
+      process.stdout.write(`recorded ${fixture.file} (${fixture.workflowId})\n`);
+    }
   }
   writeFileSync(MANIFEST_PATH, `${JSON.stringify([...manifest.values()], null, 2)}\n`);
 }
