@@ -54,6 +54,26 @@ const RECIPES: Record<string, FixtureRecipe> = {
     }),
     config: { subagents: { max_total_per_run: 3 } },
   },
+  'lead-batch-task': {
+    file: 'lead-batch-task.json',
+    description:
+      'A lead run whose first response is a batch_task call (patch "batch-task"): the batch is prepared by an activity and runs as a child batchWorkflow, then the lead answers.',
+    scenario: () => ({
+      lead: [
+        {
+          tool_calls: [
+            {
+              name: 'batch_task',
+              args: { title: 'two items', subagent_type: 'general-purpose', items: [{ key: 'a', prompt: 'first' }, { key: 'b', prompt: 'second' }] },
+            },
+          ],
+        },
+        { content: 'both done' },
+      ],
+      subagents: [{ match: '*', turns: [{ content: 'done' }] }],
+    }),
+    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+  },
   batch: {
     file: 'batch.json',
     description:

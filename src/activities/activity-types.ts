@@ -3,11 +3,14 @@ import type {
   AdmissionRequest,
   LeadModelStepInput,
   LeadModelTurn,
+  PrepareLeadBatchInput,
   RewriteLeadTurnInput,
   SubagentExecutionResult,
   SubagentTaskInput,
   TaskEndEventInput,
 } from '../contracts';
+
+import type { PreparedLeadBatch } from './prepare-lead-batch';
 
 /** Activities on the `deerflow` task queue. Workflows import this file as types only. */
 export interface LeadActivities {
@@ -17,6 +20,8 @@ export interface LeadActivities {
   admitSubagents(input: AdmissionRequest): Promise<AdmissionDecision>;
   /** Applies the workflow's delegation-limit decision to a stored lead message. */
   rewriteLeadTurn(input: RewriteLeadTurnInput): Promise<LeadModelTurn>;
+  /** Validates and stores the batch of a `batch_task` call; returns its workflow input or the error for the lead. */
+  prepareLeadBatch(input: PrepareLeadBatchInput): Promise<PreparedLeadBatch>;
   /** Writes the single terminal `subagent.end` row of a task, as decided by the workflow. */
   recordTaskEnd(input: TaskEndEventInput): Promise<void>;
 }

@@ -3,6 +3,7 @@ import type { BatchActivities, LeadActivities, SubagentActivities } from './acti
 import { createAdmitSubagents } from './admit-subagents';
 import { createBatchActivities } from './batch-items';
 import { createLeadModelStep } from './lead-model-step';
+import { createPrepareLeadBatch } from './prepare-lead-batch';
 import { createRecordTaskEnd } from './record-task-end';
 import { createRewriteLeadTurn } from './rewrite-lead-turn';
 import { createRunSubagent } from './run-subagent';
@@ -14,6 +15,7 @@ export function createLeadActivities(deps: ActivityDeps): LeadActivities & Batch
     leadModelStep: createLeadModelStep(deps),
     admitSubagents: createAdmitSubagents(deps),
     rewriteLeadTurn: createRewriteLeadTurn(deps),
+    prepareLeadBatch: createPrepareLeadBatch(deps),
     recordTaskEnd: createRecordTaskEnd(deps),
   };
 }

@@ -3,7 +3,7 @@ import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
 import { messageKeys } from '../store';
-import { taskToolSpec } from '../tools';
+import { batchTaskToolSpec, taskToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -35,7 +35,11 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const context = durableContext(threadLedger(records, now));
     const model = deps.createModel(input.modelName, { kind: 'lead' });
     const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
-    const tools = taskTool ? [taskToolSpec(taskTool)] : [];
+    const batches = deps.config.subagent_batches;
+    // `batch_task` is offered only where batches are on; it is never chosen for the model.
+    const tools = taskTool
+      ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
+      : [];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
     const response = await withHeartbeats((signal) =>
       runnable.invoke([new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history], {
@@ -75,7 +79,7 @@ async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInpu
     });
   }
   for (const outcome of input.toolOutcomes) {
-    writes.push({ key: messageKeys.tool(input.runId, outcome.toolCallId), message: await toolOutcomeMessage(outcome, deps.stores.results) });
+    writes.push({ key: messageKeys.tool(input.runId, outcome.toolCallId), message: await toolOutcomeMessage(outcome, deps.stores.results, deps.stores.batches) });
   }
   for (const write of writes) {
     const [message] = mapChatMessagesToStoredMessages([write.message]);

@@ -1,7 +1,8 @@
 import { ToolMessage } from '@langchain/core/messages';
 import type { ToolOutcome } from '../contracts';
 import { renderEvidenceCheck } from '../receipts';
-import type { TaskResultStore } from '../store';
+import type { BatchStore, TaskResultStore } from '../store';
+import { batchOutcomeMessage } from './batch-outcome-message';
 import { formatSubagentResultMessage, makeSubagentAdditionalKwargs } from '../tools';
 
 /** `additional_kwargs` key of a task's receipt check (SPEC Appendix C.4), when it has one. */
@@ -14,7 +15,7 @@ export const TASK_FAILURE_RECOVERY_HINT = 'Continue with available context, or c
  * The ToolMessage the lead sees for one tool call of its previous turn. Subagent outcomes carry
  * the SPEC §3 text and structured metadata; the full result text is read from the store.
  */
-export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResultStore): Promise<ToolMessage> {
+export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResultStore, batches?: BatchStore): Promise<ToolMessage> {
   if (outcome.kind === 'error') {
     if (outcome.toolName !== 'task') {
       return new ToolMessage({ content: `Error: ${outcome.error}`, tool_call_id: outcome.toolCallId, name: outcome.toolName, status: 'error' });
@@ -28,6 +29,10 @@ export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResu
       status: 'error',
       additional_kwargs: makeSubagentAdditionalKwargs('failed', { error: outcome.error }),
     });
+  }
+  if (outcome.kind === 'batch') {
+    if (batches === undefined) throw new Error('A batch_task outcome needs the batch store');
+    return batchOutcomeMessage(outcome.toolCallId, outcome.batch, batches);
   }
   const task = outcome.task;
   if (task.status === 'pending' || task.status === 'running') {

@@ -15,4 +15,22 @@ export const TaskToolArgsSchema = z.strictObject({
 });
 export type TaskToolArgs = z.infer<typeof TaskToolArgsSchema>;
 
-export { TASK_TOOL_NAME } from './tool-names';
+/** Arguments of the lead's `batch_task` tool (SPEC Appendix C.3). Closed schema. */
+export const BatchTaskToolArgsSchema = z.strictObject({
+  title: requiredText('what the batch is for'),
+  items: z
+    .array(
+      z.strictObject({
+        key: requiredText('a unique item key'),
+        prompt: requiredText('the complete task of this item'),
+        acceptance_criteria: z.array(z.string()).max(100).optional(),
+      }),
+    )
+    .min(1, 'must hold at least one item'),
+  subagent_type: requiredText('a subagent name'),
+  max_live_items: z.number().int().min(1).optional(),
+  max_running_items: z.number().int().min(1).optional(),
+});
+export type BatchTaskToolArgs = z.infer<typeof BatchTaskToolArgsSchema>;
+
+export { TASK_TOOL_NAME, BATCH_TASK_TOOL_NAME } from './tool-names';

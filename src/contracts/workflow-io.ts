@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunStatusSchema, RunStopReasonSchema, StopReasonSchema, WireStatusSchema } from './status';
+import { BatchItemCountsSchema } from './batches';
 import { TokenUsageSchema } from './usage';
 
 const id = z.string().trim().min(1);
@@ -156,9 +157,20 @@ export type FinishedTask = z.infer<typeof FinishedTaskSchema>;
 
 export { finishedTask } from './finished-task';
 
+/** A `batch_task` call of a lead run and where its batch stands (query `state`, tool outcome). */
+export const LeadBatchSchema = z.object({
+  toolCallId: id,
+  batchId: id,
+  ownerId: id,
+  status: z.enum(['running', 'completed', 'cancelled', 'failed']),
+  counts: BatchItemCountsSchema,
+});
+export type LeadBatch = z.infer<typeof LeadBatchSchema>;
+
 /** How one tool call of the previous lead turn ended; the next model step writes it as a tool message. */
 export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('subagent'), toolCallId: id, task: FinishedTaskSchema }),
+  z.object({ kind: z.literal('batch'), toolCallId: id, batch: LeadBatchSchema }),
   z.object({ kind: z.literal('error'), toolCallId: id, toolName: z.string(), error: z.string() }),
 ]);
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
@@ -192,6 +204,18 @@ export const RewriteLeadTurnInputSchema = z.object({
 });
 export type RewriteLeadTurnInput = z.infer<typeof RewriteLeadTurnInputSchema>;
 
+/** Input of the `prepareLeadBatch` activity: one `batch_task` call of a stored lead turn. */
+export const PrepareLeadBatchInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  userId: id,
+  turn: z.number().int().nonnegative(),
+  toolCallId: id,
+  modelName: id,
+  catalog: z.array(CatalogEntrySchema),
+});
+export type PrepareLeadBatchInput = z.infer<typeof PrepareLeadBatchInputSchema>;
+
 /** Input of the `admitSubagents` activity: how many tasks one lead response wants to start. */
 export const AdmissionRequestSchema = z.object({ requested: z.number().int().min(1) });
 export type AdmissionRequest = z.infer<typeof AdmissionRequestSchema>;
@@ -224,6 +248,8 @@ export const LeadRunStateSchema = z.object({
   status: z.union([z.literal('running'), RunStatusSchema]),
   turn: z.number().int().nonnegative(),
   tasks: z.array(TaskStateSchema),
+  /** Batches this run started with `batch_task` (absent in runs recorded before batches existed). */
+  batches: z.array(LeadBatchSchema).default([]),
   strippedTaskCalls: z.number().int().nonnegative(),
   /** `task` calls this run made that the limit kept (its delegation ledger count). */
   delegatedTaskCalls: z.number().int().nonnegative(),

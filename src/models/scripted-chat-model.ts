@@ -92,6 +92,11 @@ export class ScriptedChatModel extends BaseChatModel {
     return 'scripted';
   }
 
+  /** What callbacks (tracing) see of a call, like a provider's: the names of the bound tools. */
+  override invocationParams(): { tools: string[] } {
+    return { tools: [...this.boundToolNames] };
+  }
+
   /** The next 0-based position to answer, or null before the first call. */
   get position(): number | null {
     return this.cursor.position;

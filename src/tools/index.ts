@@ -40,4 +40,5 @@ export {
 } from './task-result-message';
 export type { SubagentOutcomeText } from './task-result-message';
 export { taskToolSpec } from './task-tool-spec';
+export { batchTaskToolSpec } from './batch-task-tool-spec';
 export type { FunctionToolSpec } from './task-tool-spec';

@@ -1,18 +1,22 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  executeChild,
   isCancellation,
   patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
 } from '@temporalio/workflow';
-import type { AdmissionDecision, CatalogEntry, LeadModelTurn, LeadRunInput, LeadRunState, TaskState, ToolCall, ToolOutcome } from '../contracts';
+import type { AdmissionDecision, CatalogEntry, LeadBatch, LeadModelTurn, LeadRunInput, LeadRunState, TaskState, ToolCall, ToolOutcome } from '../contracts';
+import { boundText } from '../contracts/bounded-text';
 import { addUsage } from '../contracts/add-usage';
 import { finishedTask } from '../contracts/finished-task';
-import { SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS } from '../contracts/search-attributes';
-import { TASK_TOOL_NAME } from '../contracts/tool-names';
+import { SA_BATCH_ID, SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS, SA_USER_ID } from '../contracts/search-attributes';
+import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { lead } from './activity-proxies';
+import { batchWorkflowId } from './batch-messages';
+import { batchWorkflow } from './batch-workflow';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { inputSchemas } from './input-schemas';
@@ -41,6 +45,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     status: 'running',
     turn: 0,
     tasks: [],
+    batches: [],
     strippedTaskCalls: 0,
     delegatedTaskCalls: 0,
     stopReason: null,
@@ -121,11 +126,17 @@ async function enforceDelegationLimit(input: LeadRunInput, state: LeadRunState, 
   return kept;
 }
 
-type CheckedCall = { readonly call: ToolCall; readonly error: string } | { readonly call: ToolCall; readonly subagent: CatalogEntry; readonly description: string };
+type CheckedCall =
+  | { readonly call: ToolCall; readonly error: string }
+  | { readonly call: ToolCall; readonly batch: true }
+  | { readonly call: ToolCall; readonly subagent: CatalogEntry; readonly description: string };
 
 /** Every tool call of one response: invalid ones answered at once, valid tasks admitted and run in parallel. */
 async function runToolCalls(input: LeadRunInput, state: LeadRunState, calls: readonly ToolCall[], turn: number): Promise<ToolOutcome[]> {
+  // Runs recorded before batches existed answered `batch_task` as an unknown tool.
+  const batchTask = calls.some((call) => call.name === BATCH_TASK_TOOL_NAME) && patched(WORKFLOW_PATCHES.batchTask);
   const checked: CheckedCall[] = calls.map((call) => {
+    if (call.name === BATCH_TASK_TOOL_NAME && batchTask) return { call, batch: true };
     if (call.name !== TASK_TOOL_NAME) return { call, error: `Unknown tool '${call.name}'. Available: ${TASK_TOOL_NAME}` };
     const check = validateTaskCall(call, input.catalog, input);
     return check.ok ? { call, subagent: check.subagent, description: check.description } : { call, error: check.error };
@@ -138,6 +149,7 @@ async function runToolCalls(input: LeadRunInput, state: LeadRunState, calls: rea
   let admitted = 0;
   return Promise.all(
     checked.map((c): Promise<ToolOutcome> | ToolOutcome => {
+      if ('batch' in c) return runLeadBatch(input, state, c.call, turn);
       if (!('subagent' in c)) return { kind: 'error', toolCallId: c.call.id, toolName: c.call.name, error: c.error };
       const task = newTask(c.call.id, turn, c.subagent.name, c.description);
       state.tasks.push(task);
@@ -145,6 +157,53 @@ async function runToolCalls(input: LeadRunInput, state: LeadRunState, calls: rea
       return runAndFinishTask(ctx, task, c.subagent, refused ? capacityRejected(admission.rejection ?? admission.capacityMessage) : null);
     }),
   );
+}
+
+/**
+ * One `batch_task` call: the batch is validated and stored by an activity, then runs as a child
+ * `batchWorkflow` (cancelled with the run). Its items never count toward the run's `task` budget.
+ */
+async function runLeadBatch(input: LeadRunInput, state: LeadRunState, call: ToolCall, turn: number): Promise<ToolOutcome> {
+  const error = (message: string): ToolOutcome => ({ kind: 'error', toolCallId: call.id, toolName: BATCH_TASK_TOOL_NAME, error: message });
+  const prepared = await lead.prepareLeadBatch({
+    threadId: input.threadId,
+    runId: input.runId,
+    userId: input.userId,
+    turn,
+    toolCallId: call.id,
+    modelName: input.modelName,
+    catalog: input.catalog,
+  });
+  if (!prepared.ok) return error(prepared.error);
+  const { runtime } = prepared.batch;
+  const batch: LeadBatch = {
+    toolCallId: call.id,
+    batchId: runtime.batchId,
+    ownerId: runtime.ownerId,
+    status: 'running',
+    counts: { pending: prepared.batch.itemCount, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 },
+  };
+  state.batches.push(batch);
+  setCurrentDetails(progressDetails(state));
+  try {
+    const final = await executeChild(batchWorkflow, {
+      workflowId: batchWorkflowId(runtime.batchId),
+      args: [prepared.batch],
+      staticSummary: boundText(`batch of ${prepared.batch.itemCount} from ${input.runId}: ${prepared.batch.title}`, 200),
+      typedSearchAttributes: [
+        { key: SA_BATCH_ID, value: runtime.batchId },
+        { key: SA_USER_ID, value: runtime.ownerId },
+      ],
+    });
+    batch.status = final.status;
+    batch.counts = final.counts;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    batch.status = 'failed';
+    return error(`Batch ${runtime.batchId} failed: ${failureMessage(err)}`);
+  }
+  setCurrentDetails(progressDetails(state));
+  return { kind: 'batch', toolCallId: call.id, batch: { ...batch, counts: { ...batch.counts } } };
 }
 
 function newTask(taskId: string, turn: number, subagent: string, description: string): TaskState {

@@ -9,4 +9,6 @@ export const WORKFLOW_PATCHES = {
   pollingSafetyNet: 'task-polling-safety-net',
   /** The admission check before a response's tasks are scheduled. */
   admission: 'subagent-admission',
+  /** `batch_task` runs a child batch workflow; older runs answered it as an unknown tool. */
+  batchTask: 'batch-task',
 } as const;

@@ -6,6 +6,8 @@ import type { BaseMessage } from '@langchain/core/messages';
 export interface RecordedModelRequest {
   readonly tags: readonly string[];
   readonly messages: readonly BaseMessage[];
+  /** Tools bound to the model, as its invocation params reported them. */
+  readonly tools: readonly unknown[];
 }
 
 /** When one chat-model call started and ended (ms since epoch). */
@@ -30,10 +32,11 @@ export class ModelRequestRecorder extends BaseCallbackHandler {
     messages: BaseMessage[][],
     runId: string,
     _parentRunId?: string,
-    _extraParams?: Record<string, unknown>,
+    extraParams?: Record<string, unknown>,
     tags?: string[],
   ): void {
-    for (const batch of messages) this.requests.push({ tags: tags ?? [], messages: batch });
+    const params = extraParams?.['invocation_params'] as { tools?: unknown[] } | undefined;
+    for (const batch of messages) this.requests.push({ tags: tags ?? [], messages: batch, tools: params?.tools ?? [] });
     const span = { tags: tags ?? [], start: Date.now(), end: Number.POSITIVE_INFINITY };
     this.spans.push(span);
     this.open.set(runId, span);
