@@ -19,8 +19,8 @@ export type { WireStatus, StopReason, RunStopReason, RunStatus } from './status'
 export { TokenUsageSchema, addUsage } from './usage';
 export type { TokenUsage } from './usage';
 export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
-export { TaskToolArgsSchema, TASK_TOOL_NAME } from './tool-args';
-export type { TaskToolArgs } from './tool-args';
+export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME } from './tool-args';
+export type { TaskToolArgs, BatchTaskToolArgs } from './tool-args';
 export { ToolCallSchema, LeadModelTurnSchema } from './messages';
 export type { ToolCall, LeadModelTurn } from './messages';
 export {
@@ -45,6 +45,8 @@ export {
   TaskEndEventInputSchema,
   RewriteLeadTurnInputSchema,
   LeadRunStateSchema,
+  LeadBatchSchema,
+  PrepareLeadBatchInputSchema,
 } from './workflow-io';
 export type {
   CatalogEntry,
@@ -64,6 +66,8 @@ export type {
   TaskEndEventInput,
   RewriteLeadTurnInput,
   LeadRunState,
+  LeadBatch,
+  PrepareLeadBatchInput,
 } from './workflow-io';
 export {
   SUBAGENT_EVENT_CATEGORY,
