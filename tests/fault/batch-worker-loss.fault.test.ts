@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,8 +11,7 @@ import { openStores, type Stores } from '../../src/store';
 import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
 import { createTestEnv } from '../support/temporal-env';
 import { waitFor } from '../support/use-temporal';
-
-const BIN = join(__dirname, '..', '..', 'bin', 'deerflow.js');
+import { startSubagentWorkerProcess } from './subagent-worker-process';
 
 let env: TestWorkflowEnvironment;
 let dir: string;
@@ -35,21 +34,6 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function startSubagentWorkerProcess(config: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, 'worker', '--queues', 'subagents', '--config', config], {
-      env: { ...process.env, TEMPORAL_ADDRESS: env.address, DEERFLOW_CONFIG: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    proc.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (stderr.includes('deerflow worker on')) resolve(proc);
-    });
-    proc.on('exit', (code) => reject(new Error(`worker exited early (${code}): ${stderr}`)));
-  });
-}
-
 test('kill -9 of the subagent worker mid-batch: no item lost, none duplicated, the lost attempts are on the rows', async () => {
   writeFileSync(join(dir, 'scenario.yaml'), stringify({ subagents: [{ match: '*', turns: [{ content: 'item done', delay_ms: 2_000 }] }] }));
   const configPath = join(dir, 'config.yaml');
@@ -69,7 +53,7 @@ test('kill -9 of the subagent worker mid-batch: no item lost, none duplicated, t
   running.push(lead.run());
 
   // The only subagent worker is another process; it is killed while two items run on it.
-  child = await startSubagentWorkerProcess(configPath);
+  child = await startSubagentWorkerProcess(configPath, env.address);
   const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
   const started = await client.startBatch({ title: 'crash', subagentType: 'general-purpose', ownerId: 'ops', items: Array.from({ length: 6 }, (_, i) => ({ prompt: `Item ${i}` })), maxRunningItems: 2 });
   await waitFor(async () => (await stores.events.listEvents({ runId: started.batchId, eventTypes: ['subagent.start'] })).length === 2);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +10,7 @@ import { openStores, type Stores } from '../../src/store';
 import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
 import { createTestEnv } from '../support/temporal-env';
 import { waitFor } from '../support/use-temporal';
-
-const BIN = join(__dirname, '..', '..', 'bin', 'deerflow.js');
+import { startSubagentWorkerProcess } from './subagent-worker-process';
 
 let env: TestWorkflowEnvironment;
 let dir: string;
@@ -33,22 +32,6 @@ afterAll(async () => {
   await env?.teardown();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function startSubagentWorkerProcess(config: string): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, 'worker', '--queues', 'subagents', '--config', config], {
-      env: { ...process.env, TEMPORAL_ADDRESS: env.address, DEERFLOW_CONFIG: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    proc.stderr?.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      if (stderr.includes('deerflow worker on')) resolve(proc);
-    });
-    proc.on('exit', (code) => reject(new Error(`worker exited early (${code}): ${stderr}`)));
-  });
-}
-
 
 test('kill -9 of the worker running a subagent: the lease expires, the task runs again elsewhere, one terminal status, no double counting', async () => {
   writeFileSync(
@@ -74,7 +57,7 @@ test('kill -9 of the worker running a subagent: the lease expires, the task runs
   running.push(lead.run());
 
   // The only subagent worker is another process; it picks up the task and is killed mid-task.
-  child = await startSubagentWorkerProcess(configPath);
+  child = await startSubagentWorkerProcess(configPath, env.address);
   const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents });
   const started = await client.startRun({ message: 'go', threadId: 'fault-thread', runId: 'run-1' });
   await waitFor(async () => (await stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.start'] })).length === 1);

@@ -7,18 +7,8 @@ import {
   formatKeyPath,
   isConfigError,
   issuesToProblems,
-  parseConfigText,
 } from '../../../src/config';
-
-function problemsOf(text: string): readonly string[] {
-  try {
-    parseConfigText(text, null);
-  } catch (err) {
-    if (isConfigError(err)) return err.problems;
-    throw err;
-  }
-  throw new Error('expected the config to be rejected');
-}
+import { problemsOf } from './problems-of';
 
 describe('ConfigError', () => {
   const err = new ConfigError({ code: 'invalid_config', problems: ['a.b: must be >= 1', 'c: unknown key'], path: '/srv/config.yaml' });

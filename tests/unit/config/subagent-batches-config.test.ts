@@ -1,14 +1,5 @@
-import { isConfigError, parseConfigText } from '../../../src/config';
-
-function problemsOf(text: string): readonly string[] {
-  try {
-    parseConfigText(text, null);
-  } catch (err) {
-    if (isConfigError(err)) return err.problems;
-    throw err;
-  }
-  throw new Error('expected the config to be rejected');
-}
+import { parseConfigText } from '../../../src/config';
+import { problemsOf } from './problems-of';
 
 test('subagent_batches defaults are the SPEC C.3 values, batches off', () => {
   expect(parseConfigText('{}', null).subagent_batches).toEqual({
