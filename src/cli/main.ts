@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { isAgentDefinitionError } from '../store';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 import { agentsCommand } from './agents-command';
+import { batchCommand } from './batch-command';
 import { eventsCommand } from './events-command';
 import { promptCommand } from './prompt-command';
 import { runCommand } from './run-command';
@@ -50,6 +51,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
     );
 
   program.addCommand(promptCommand(config));
+  program.addCommand(batchCommand(config, setExitCode));
   program.addCommand(eventsCommand(config));
   program.addCommand(serveCommand(config));
   program.addCommand(agentsCommand());
@@ -59,7 +61,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 /** Runs the CLI with `argv` and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
-  installWorkerLogging(logLevelFromEnv());
+  installWorkerLogging(logLevelFromEnv(), { forwardCoreLogs: true });
   try {
     await buildProgram((code) => (exitCode = code)).parseAsync([...argv]);
     return exitCode;

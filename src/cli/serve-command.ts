@@ -3,6 +3,7 @@ import type { LoadedConfig } from '../config';
 import { assertBindable, isGatewaySetupError, resolveGatewayAuth, startGateway, type GatewayAuth } from '../gateway';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 import { startRuntime } from './runtime';
+import { stopSignals } from './stop-signals';
 
 /** Options of {@link runServe}. */
 export interface ServeOptions {
@@ -17,32 +18,6 @@ function parsePort(raw: string): number {
   const value = Number(raw.trim());
   if (!/^\d+$/.test(raw.trim()) || value > 65_535) throw new CliExit(`--port must be an integer 0..65535, got '${raw}'`, EXIT_USAGE);
   return value;
-}
-
-/**
- * SIGINT/SIGTERM as a promise. The listeners stay installed until `dispose()`: other handlers (the
- * embedded dev server's) re-raise the signal to kill the process when no listener is left, which
- * would cut the graceful stop short. A second signal during the stop exits at once.
- */
-function signals(log: (line: string) => void): { readonly received: Promise<void>; dispose(): void } {
-  let count = 0;
-  let resolve = () => {};
-  const received = new Promise<void>((r) => (resolve = r));
-  const onSignal = (signal: NodeJS.Signals) => {
-    count += 1;
-    if (count === 1) return resolve();
-    log(`${signal} again: exiting without a graceful stop`);
-    process.exit(130);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  return {
-    received,
-    dispose() {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-    },
-  };
 }
 
 /** Config problems (token variables, unsafe host) are usage errors, reported before anything starts. */
@@ -68,7 +43,7 @@ export async function runServe(loaded: LoadedConfig, options: ServeOptions = {})
   const port = options.port ?? loaded.config.gateway.port;
   const auth = checkedAuth(loaded, host);
   // Installed before the slow start so a Ctrl-C during it still shuts down cleanly afterwards.
-  const stop = options.until === undefined ? signals(log) : { received: options.until, dispose: () => {} };
+  const stop = options.until === undefined ? stopSignals(log) : { received: options.until, dispose: () => {} };
   try {
     await serveUntil(loaded, { host, port, auth, log, until: stop.received });
   } finally {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BatchItemCountsSchema, BatchItemStatusSchema, FinalBatchStatusSchema } from './batches';
 import { RunStatusSchema, StopReasonSchema, WireStatusSchema } from './status';
 import { TokenUsageSchema } from './usage';
 
@@ -29,3 +30,23 @@ export const RunJsonOutputSchema = z.strictObject({
   events: z.record(z.string(), z.number().int().nonnegative()),
 });
 export type RunJsonOutput = z.infer<typeof RunJsonOutputSchema>;
+
+/** One item in `deerflow batch --json`; `index` is the item's position (its non-blank line, 0-based). */
+export const BatchJsonItemSchema = z.strictObject({
+  index: z.number().int().nonnegative(),
+  status: BatchItemStatusSchema,
+  attempts: z.number().int().nonnegative(),
+  stop_reason: StopReasonSchema.nullable(),
+  result: z.string().nullable(),
+  error: z.string().nullable(),
+});
+export type BatchJsonItem = z.infer<typeof BatchJsonItemSchema>;
+
+/** The object `deerflow batch --json` prints: the single source of truth for that output. */
+export const BatchJsonOutputSchema = z.strictObject({
+  batch_id: z.string(),
+  status: FinalBatchStatusSchema,
+  counts: BatchItemCountsSchema,
+  items: z.array(BatchJsonItemSchema),
+});
+export type BatchJsonOutput = z.infer<typeof BatchJsonOutputSchema>;

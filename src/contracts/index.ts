@@ -94,8 +94,8 @@ export {
 } from './search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
 export { CONFIGURATION_ERROR_TYPE } from './failure-types';
-export { RunJsonTaskSchema, RunJsonOutputSchema } from './cli-output';
-export type { RunJsonTask, RunJsonOutput } from './cli-output';
+export { RunJsonTaskSchema, RunJsonOutputSchema, BatchJsonItemSchema, BatchJsonOutputSchema } from './cli-output';
+export type { RunJsonTask, RunJsonOutput, BatchJsonItem, BatchJsonOutput } from './cli-output';
 export {
   AgentNameSchema,
   ManagedSubagentInputSchema,

@@ -13,8 +13,11 @@ export function logLevelFromEnv(env: NodeJS.ProcessEnv = process.env): LogLevel 
 /**
  * Routes the Temporal worker runtime's logs to stderr at `level` (default WARN, so CLI output stays
  * readable). Must run before the first worker or native connection is created; later calls are no-ops.
+ * `forwardCoreLogs` routes the native core's own logs there too: otherwise it prints them to stdout
+ * (with colour codes), into `--json` output. Forwarding keeps the process alive until it exits, so
+ * only processes that end with `process.exit` (the CLI) ask for it.
  */
-export function installWorkerLogging(level: LogLevel = 'WARN'): void {
+export function installWorkerLogging(level: LogLevel = 'WARN', options: { forwardCoreLogs?: boolean } = {}): void {
   if (installed) return;
   installed = true;
   Runtime.install({
@@ -23,5 +26,6 @@ export function installWorkerLogging(level: LogLevel = 'WARN'): void {
       if (entry.message.startsWith('No workflows registered')) return;
       process.stderr.write(`${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} [${entry.level}] ${entry.message}\n`);
     }),
+    ...(options.forwardCoreLogs ? { telemetryOptions: { logging: { forward: {} } } } : {}),
   });
 }

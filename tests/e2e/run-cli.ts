@@ -9,8 +9,17 @@ export interface CliResult {
 
 const BIN = join(__dirname, '..', '..', 'bin', 'deerflow.js');
 
+/** Options of {@link runCli}. */
+export interface RunCliOptions {
+  readonly cwd: string;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly timeoutMs?: number;
+  /** Sends the command SIGINT (as Ctrl-C would) once its stderr so far satisfies this. */
+  readonly interruptWhen?: (stderr: string) => boolean;
+}
+
 /** Runs the real `deerflow` command in a child process (no TEMPORAL_ADDRESS: embedded server). */
-export function runCli(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CliResult> {
+export function runCli(args: readonly string[], options: RunCliOptions): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...options.env };
     delete env.TEMPORAL_ADDRESS;
@@ -19,7 +28,14 @@ export function runCli(args: readonly string[], options: { cwd: string; env?: No
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    let interrupted = false;
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (!interrupted && options.interruptWhen?.(stderr)) {
+        interrupted = true;
+        child.kill('SIGINT');
+      }
+    });
     const timer = setTimeout(() => {
       child.kill('SIGTERM');
       reject(new Error(`deerflow ${args.join(' ')} timed out\nstdout:\n${stdout}\nstderr:\n${stderr}`));
