@@ -140,6 +140,7 @@ export class DeerFlowClient {
     const { modelName, batchId, ...rest } = request;
     const parentModel = modelName ?? this.config.default_model ?? this.config.models[0]?.name;
     if (parentModel === undefined) throw new Error('model: no chat model is configured (add one under `models` in config.yaml)');
+    if (!this.config.models.some((m) => m.name === parentModel)) throw new Error(`model: "${parentModel}" is not a configured model`);
     const built = buildBatch(this.config, resolveCatalog(this.config, null, managed?.subagents), {
       ...rest,
       batchId: batchId ?? `batch_${randomUUID()}`,

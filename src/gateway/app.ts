@@ -1,11 +1,12 @@
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { registerBatchRoutes } from './batches-routes';
 import { GatewayError, GatewayErrorCode, isGatewayError, type ErrorBody } from './errors';
 import { registerEventRoutes } from './events-routes';
 import type { GatewayDeps } from './gateway-deps';
 import { setCaller } from './request-caller';
 import { registerRunRoutes } from './runs-routes';
 
-/** Largest accepted request body (a run request is one message). */
+/** Largest accepted request body (a run request is one message); routes may set their own. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Fastify's own client errors (bad JSON, wrong content type, too large) carry a 4xx `statusCode`. */
@@ -15,12 +16,15 @@ function isFastifyClientError(err: unknown): err is FastifyError & { statusCode:
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-/** The response for an error thrown by a route, a hook or Fastify itself. */
-function toGatewayError(err: unknown): GatewayError | null {
+/**
+ * The response for an error thrown by a route, a hook or Fastify itself.
+ * @param bodyLimit - the body limit of the route the request was for
+ */
+function toGatewayError(err: unknown, bodyLimit: number): GatewayError | null {
   if (isGatewayError(err)) return err;
   if (!isFastifyClientError(err)) return null;
   if (err.statusCode === 415) return new GatewayError(GatewayErrorCode.UnsupportedMediaType, 'body: must be JSON (Content-Type: application/json)', 'body');
-  if (err.statusCode === 413) return new GatewayError(GatewayErrorCode.PayloadTooLarge, `body: larger than ${BODY_LIMIT_BYTES} bytes`, 'body');
+  if (err.statusCode === 413) return new GatewayError(GatewayErrorCode.PayloadTooLarge, `body: larger than ${bodyLimit} bytes`, 'body');
   return GatewayError.badRequest('body', err.message);
 }
 
@@ -51,8 +55,8 @@ export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
     await Promise.allSettled([...streams]);
   });
 
-  app.setErrorHandler(async (err, _request, reply) => {
-    const known = toGatewayError(err);
+  app.setErrorHandler(async (err, request, reply) => {
+    const known = toGatewayError(err, request.routeOptions.bodyLimit);
     if (known === null) log(`gateway: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     const error = known ?? new GatewayError(GatewayErrorCode.Internal, 'internal error');
     if (error.code === GatewayErrorCode.Unauthorized) void reply.header('www-authenticate', 'Bearer');
@@ -66,5 +70,6 @@ export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
 
   registerRunRoutes(app, deps);
   registerEventRoutes(app, deps, { shutdown: shutdown.signal, track });
+  registerBatchRoutes(app, deps);
   return app;
 }

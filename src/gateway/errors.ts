@@ -75,6 +75,19 @@ export class GatewayError extends Error {
   static runNotFound(threadId: string, runId: string): GatewayError {
     return new GatewayError(GatewayErrorCode.NotFound, `run "${runId}" not found in thread "${threadId}"`);
   }
+
+  /** 404 for a batch that does not exist or belongs to another user (indistinguishable on purpose). */
+  static batchNotFound(batchId: string): GatewayError {
+    return new GatewayError(GatewayErrorCode.NotFound, `batch "${batchId}" not found`);
+  }
+
+  /**
+   * 409 for a caller-chosen batch id that is taken: by another batch (the caller's with different
+   * content, or another user's) or by another user's thread. The message never says which.
+   */
+  static batchIdInUse(batchId: string): GatewayError {
+    return new GatewayError(GatewayErrorCode.Conflict, `batch_id: "${batchId}" is already in use; choose another or leave batch_id out`);
+  }
 }
 
 /** Whether `err` is a {@link GatewayError}. */

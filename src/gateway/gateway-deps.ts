@@ -12,8 +12,11 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export interface GatewayDeps {
   /** Describe, cancel and visibility queries. */
   readonly temporal: Client;
-  /** Starting runs and reading their `state` query. */
-  readonly deerflow: Pick<DeerFlowClient, 'startRun' | 'getState'>;
+  /** Starting runs and batches, reading their `state` queries, batch records and items. */
+  readonly deerflow: Pick<
+    DeerFlowClient,
+    'startRun' | 'getState' | 'startBatch' | 'getBatch' | 'getBatchState' | 'listBatchItems' | 'exportBatchItems' | 'cancelBatch'
+  >;
   readonly events: RunEventStore;
   readonly auth: GatewayAuth;
   /** @default {@link DEFAULT_STREAM_POLL_MS} */

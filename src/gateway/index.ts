@@ -12,6 +12,9 @@ export {
   isGatewaySetupError,
 } from './errors';
 export type { ErrorBody } from './errors';
+export { batchPath } from './batch-lookup';
+export { BATCH_BODY_LIMIT_BYTES } from './batches-routes';
+export type { BatchItemsPage, BatchResponse, CancelBatchResponse, StartBatchResponse } from './batches-routes';
 export { eventJson, tailRunEvents } from './event-tail';
 export type { EventJson, TailEnd, TailOptions } from './event-tail';
 export type { EventsPage, StreamEnd } from './events-routes';
@@ -23,4 +26,4 @@ export { startGateway } from './server';
 export type { GatewayServer, StartGatewayOptions } from './server';
 export { formatSse } from './sse';
 export type { SseMessage } from './sse';
-export { MAX_EVENTS_LIMIT } from './validation';
+export { DEFAULT_BATCH_ITEMS_LIMIT, MAX_EVENTS_LIMIT } from './validation';

@@ -1,11 +1,11 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName, type WorkflowHandle } from '@temporalio/client';
-import { SA_THREAD_ID, SA_USER_ID } from '../contracts';
+import { SA_USER_ID } from '../contracts';
 import { leadRunWorkflowId } from '../workflows/lead-run-messages';
 import type { Caller } from './auth';
-import { GatewayError, GatewayErrorCode } from './errors';
+import { GatewayError } from './errors';
 
 /** Workflow type of a lead run; a workflow id of ours with another type is not a run. */
-const LEAD_RUN_WORKFLOW_TYPE = 'leadRunWorkflow';
+export const LEAD_RUN_WORKFLOW_TYPE = 'leadRunWorkflow';
 
 /** A run the caller may see. */
 export interface FoundRun {
@@ -46,25 +46,4 @@ export async function findRun(temporal: Client, threadId: string, runId: string,
 /** Whether a run's workflow is still open. */
 export async function isRunOpen(handle: WorkflowHandle): Promise<boolean> {
   return (await handle.describe()).status.name === 'RUNNING';
-}
-
-/**
- * Refuses to start a run in a thread that another user's runs used (its transcript and workspace
- * are theirs: 404, as for their runs) or that has a run in progress (409: two runs appending to one
- * transcript would interleave). Uses Temporal visibility, which lags starts by a moment, so two
- * requests racing on one new thread id are not both caught; server-made thread ids never race.
- * @throws GatewayError `not_found` or `conflict`.
- */
-export async function assertThreadAvailable(temporal: Client, threadId: string, caller: Caller): Promise<void> {
-  // Both values are safe inside a quoted literal: thread ids and configured user ids are restricted
-  // to letters, digits and `_ . @ -`.
-  const thread = `WorkflowType = '${LEAD_RUN_WORKFLOW_TYPE}' AND ${SA_THREAD_ID.name} = '${threadId}'`;
-  if (caller.scoped) {
-    const others = await temporal.workflow.count(`${thread} AND ${SA_USER_ID.name} != '${caller.userId}'`);
-    if (others.count > 0) throw new GatewayError(GatewayErrorCode.NotFound, `thread "${threadId}" not found`);
-  }
-  const running = await temporal.workflow.count(`${thread} AND ExecutionStatus = 'Running'`);
-  if (running.count > 0) {
-    throw new GatewayError(GatewayErrorCode.Conflict, `thread "${threadId}" has a run in progress; wait for it or cancel it`);
-  }
 }

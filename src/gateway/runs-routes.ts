@@ -5,7 +5,8 @@ import type { StartRunRequest } from '../client';
 import { GatewayError, GatewayErrorCode } from './errors';
 import type { GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
-import { assertThreadAvailable, findRun } from './run-lookup';
+import { findRun } from './run-lookup';
+import { assertThreadAvailable } from './thread-access';
 import { parseInput, RunParamsSchema, StartRunBodySchema } from './validation';
 
 /** `201` body of `POST /api/runs`. */

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import { configErrorMap, formatKeyPath } from '../config';
+import { BATCH_LIST_MAX_LIMIT, BatchItemStatusSchema } from '../contracts';
 import { isValidThreadId } from '../tools';
 import { GatewayError } from './errors';
 
 /** Largest page `GET .../events` returns. */
 export const MAX_EVENTS_LIMIT = 1000;
+/** Page size of `GET /api/batches/:batch_id/items` without `limit`. */
+export const DEFAULT_BATCH_ITEMS_LIMIT = 100;
 
 const THREAD_ID_RULE = 'must be 1-128 characters: letters, digits, _ . - (starting with a letter or digit)';
 const text = z.string().trim().min(1);
@@ -49,8 +52,44 @@ export const StreamQuerySchema = z.strictObject({ after_seq: queryInt.optional()
 /** `Last-Event-ID` of a reconnecting EventSource: the seq of the last row it received. */
 export const LastEventIdSchema = queryInt;
 
+/**
+ * Body of `POST /api/batches`: the shape only. What depends on the config or the catalog (blank
+ * prompts, duplicate keys, the item ceiling, the subagent, the model) is checked by `startBatch`, which
+ * rejects the whole request before anything is stored.
+ */
+export const StartBatchBodySchema = z.strictObject({
+  title: text,
+  subagent_type: text,
+  items: z
+    .array(
+      z.strictObject({
+        key: z.string().optional(),
+        prompt: z.string(),
+        acceptance_criteria: z.array(z.string()).optional(),
+      }),
+    )
+    .min(1),
+  max_live_items: z.number().int().min(1).optional(),
+  max_running_items: z.number().int().min(1).optional(),
+  /** Also the thread (workspace) of the batch's items, hence the thread id's rule. */
+  batch_id: threadId.optional(),
+  model: text.optional(),
+  /** Ignored when the caller's token maps to a user. */
+  user_id: text.max(200).optional(),
+});
+
+/** Path parameters of every batch route. */
+export const BatchParamsSchema = z.strictObject({ batchId: threadId });
+
+/** Query of `GET /api/batches/:batch_id/items`. */
+export const BatchItemsQuerySchema = z.strictObject({
+  after_key: z.string().min(1).optional(),
+  limit: queryInt.pipe(z.number().int().min(1).max(BATCH_LIST_MAX_LIMIT)).optional(),
+  status: BatchItemStatusSchema.optional(),
+});
+
 // Path parameters are camelCase in the route pattern; callers know them by their API names.
-const PARAM_NAMES: Readonly<Record<string, string>> = { threadId: 'thread_id', runId: 'run_id' };
+const PARAM_NAMES: Readonly<Record<string, string>> = { threadId: 'thread_id', runId: 'run_id', batchId: 'batch_id' };
 
 /**
  * Validates one part of a request.

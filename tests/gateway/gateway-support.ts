@@ -1,5 +1,5 @@
 import type { Client } from '@temporalio/client';
-import { resolveGatewayAuth, startGateway, type GatewayAuth, type GatewayServer } from '../../src/gateway';
+import { resolveGatewayAuth, startGateway, type GatewayAuth, type GatewayDeps, type GatewayServer } from '../../src/gateway';
 import type { RunEventStore } from '../../src/store';
 import type { Harness } from '../support/harness';
 import type { TemporalFixture } from '../support/use-temporal';
@@ -21,6 +21,8 @@ export interface TestGateway {
 /** Options of {@link GatewayFixture.start}. */
 export interface TestGatewayOptions {
   readonly auth?: GatewayAuth;
+  /** Replaces the harness's client (e.g. to watch what a route reads). */
+  readonly deerflow?: GatewayDeps['deerflow'];
   /** Replaces the harness's event store (e.g. to count reads). */
   readonly events?: RunEventStore;
   readonly streamPollMs?: number;
@@ -59,7 +61,7 @@ export function useGateway(temporal: TemporalFixture): GatewayFixture {
         host: '127.0.0.1',
         port: 0,
         temporal: client,
-        deerflow: harness.client,
+        deerflow: options.deerflow ?? harness.client,
         events: options.events ?? harness.stores.events,
         auth: options.auth ?? resolveGatewayAuth([], {}),
         streamPollMs: options.streamPollMs ?? 50,

@@ -83,7 +83,7 @@ describe('binding', () => {
   const unused = {} as Client;
   const deps = (tokens: GatewayDeps['auth']): GatewayDeps => ({
     temporal: unused,
-    deerflow: { startRun: () => Promise.reject(new Error('unused')), getState: () => Promise.reject(new Error('unused')) },
+    deerflow: {} as GatewayDeps['deerflow'],
     events: { putBatch: () => Promise.resolve([]), listEvents: () => Promise.resolve([]) },
     auth: tokens,
   });
