@@ -153,6 +153,8 @@ export class DeerFlowClient {
       await this.temporal.workflow.start('batchWorkflow', {
         taskQueue: WORKFLOW_TASK_QUEUE,
         workflowId,
+        // A batch runs once: a repeated start of a finished batch must not start it again.
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
         args: [built.workflow],
         staticSummary: boundText(`batch of ${built.create.items.length} for ${built.workflow.runtime.ownerId}: ${built.workflow.title}`, 200),
         typedSearchAttributes: [

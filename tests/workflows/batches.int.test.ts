@@ -183,3 +183,16 @@ test('a batch continues as new before its history grows large, without losing or
   expect(runs.length).toBe(final.continuedRuns + 1);
   expect(Math.max(...runs)).toBeLessThan(400);
 });
+
+test('starting the same batch again returns it and never runs it a second time', async () => {
+  const h = await temporal.start({ subagents: [{ match: '*', turns: [{ content: 'ok' }] }] }, BATCHES_ON);
+  const request = { batchId: 'once', title: 'once', subagentType: 'general-purpose', ownerId: 'jan', items: [{ prompt: 'only item' }] };
+  const first = await h.client.startBatch(request);
+  await first.handle.result();
+  const again = await h.client.startBatch(request);
+  expect(again.workflowId).toBe(first.workflowId);
+  const runs: string[] = [];
+  for await (const execution of temporal.env().client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` })) runs.push(execution.runId);
+  expect(runs).toHaveLength(1);
+  expect(h.recorder.requests).toHaveLength(1);
+});
