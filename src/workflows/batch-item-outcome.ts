@@ -21,8 +21,6 @@ export interface ItemTerminal {
 }
 
 export interface ItemDecisionContext {
-  /** The batch was cancelled before this outcome arrived: the item ends cancelled, whatever it says. */
-  readonly cancelRequested: boolean;
   /** The attempt this try ran as (1-based); capacity refusals do not advance it. */
   readonly attempt: number;
   readonly maxAttempts: number;
@@ -43,7 +41,6 @@ function terminal(status: TerminalBatchItemStatus, error: string | null, result:
  * item with that failure.
  */
 export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionContext): ItemDecision {
-  if (ctx.cancelRequested) return terminal('cancelled', null);
   const last = ctx.attempt >= ctx.maxAttempts;
   const failure = (kind: 'failed' | 'lost', status: TerminalBatchItemStatus, error: string, result: SubagentExecutionResult | null = null): ItemDecision =>
     last ? terminal(status, ctx.maxAttempts > 1 ? `${error} (attempt ${ctx.attempt} of ${ctx.maxAttempts})` : error, result) : { kind: 'retry', outcome: kind, error };

@@ -23,7 +23,7 @@ import { boundText } from '../contracts/bounded-text';
 import { SA_RUN_STATUS } from '../contracts/search-attributes';
 import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 import { itemBookkeeping as bookkeeping, subagents } from './activity-proxies';
-import { decideItemOutcome, itemBackoffMs, type ItemTerminal } from './batch-item-outcome';
+import { decideItemOutcome, itemBackoffMs, type ItemDecision, type ItemTerminal } from './batch-item-outcome';
 import { itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
 import { classifyActivityFailure } from './classify-activity-failure';
 import type { ExecutionOutcome } from './task-outcome';
@@ -65,9 +65,9 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
         await condition(() => granted);
       }
       const admission = await bookkeeping.admitSubagents({ requested: 1 });
-      let outcome: ExecutionOutcome;
+      let decision: ItemDecision;
       if (admission.admitted < 1) {
-        outcome = { kind: 'timeout', timeoutType: 'SCHEDULE_TO_START' };
+        decision = { kind: 'capacity_wait', outcome: 'capacity_rejected', error: admission.rejection ?? admission.capacityMessage };
       } else {
         const mark = await bookkeeping.markBatchItemRunning({ batchId: runtime.batchId, key, attempt, at: now() });
         // Terminal already: the batch was cancelled while this item waited.
@@ -75,16 +75,14 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
         progress.startedAt ??= now();
         details(runtime, progress, `attempt ${attempt} running`);
         executing = attempt;
-        outcome = await executeOnce(runtime, key, attempt, tries, admission);
+        decision = decideItemOutcome(await executeOnce(runtime, key, attempt, tries, admission), {
+          attempt,
+          maxAttempts: runtime.maxAttempts,
+          timeoutSeconds: runtime.subagent.timeoutSeconds,
+          queueTimeoutSeconds: admission.scheduleToStartSeconds,
+          capacityRejection: admission.policy === 'reject' ? admission.capacityMessage : null,
+        });
       }
-      const decision = decideItemOutcome(outcome, {
-        cancelRequested: false,
-        attempt,
-        maxAttempts: runtime.maxAttempts,
-        timeoutSeconds: runtime.subagent.timeoutSeconds,
-        queueTimeoutSeconds: admission.scheduleToStartSeconds,
-        capacityRejection: admission.admitted < 1 ? (admission.rejection ?? admission.capacityMessage) : admission.policy === 'reject' ? admission.capacityMessage : null,
-      });
       if (decision.kind === 'terminal') {
         progress.attemptsUsed = attempt;
         last = decision;

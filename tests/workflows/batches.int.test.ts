@@ -189,8 +189,11 @@ test('starting the same batch again returns it and never runs it a second time',
   const request = { batchId: 'once', title: 'once', subagentType: 'general-purpose', ownerId: 'jan', items: [{ prompt: 'only item' }] };
   const first = await h.client.startBatch(request);
   await first.handle.result();
+  const firstRun = (await first.handle.describe()).runId;
   const again = await h.client.startBatch(request);
   expect(again.workflowId).toBe(first.workflowId);
+  // The latest run of the id is still the first one: no second run was started.
+  expect((await again.handle.describe()).runId).toBe(firstRun);
   const runs: string[] = [];
   for await (const execution of temporal.env().client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` })) runs.push(execution.runId);
   expect(runs).toHaveLength(1);

@@ -2,7 +2,6 @@ import { decideItemOutcome, itemBackoffMs, type ItemDecisionContext } from '../.
 import type { SubagentExecutionResult } from '../../../src/contracts';
 
 const ctx = (over: Partial<ItemDecisionContext> = {}): ItemDecisionContext => ({
-  cancelRequested: false,
   attempt: 1,
   maxAttempts: 3,
   timeoutSeconds: 900,
@@ -71,9 +70,9 @@ describe('decideItemOutcome', () => {
     expect(decideItemOutcome({ kind: 'error', message: 'ECONNRESET' }, ctx())).toEqual({ kind: 'retry', outcome: 'failed', error: 'ECONNRESET' });
   });
 
-  test('after a cancellation every outcome ends the item cancelled, even a completion', () => {
-    expect(decideItemOutcome({ kind: 'result', result: result() }, ctx({ cancelRequested: true }))).toMatchObject({ kind: 'terminal', status: 'cancelled', result: null });
-    expect(decideItemOutcome({ kind: 'cancelled' }, ctx())).toMatchObject({ kind: 'terminal', status: 'cancelled' });
+  test('a cancelled execution ends the item cancelled (the batch fences the row; nothing is retried)', () => {
+    expect(decideItemOutcome({ kind: 'cancelled' }, ctx())).toEqual({ kind: 'terminal', status: 'cancelled', stopReason: null, error: null, result: null });
+    expect(decideItemOutcome({ kind: 'result', result: result({ status: 'cancelled' }) }, ctx())).toMatchObject({ kind: 'terminal', status: 'cancelled' });
   });
 });
 
