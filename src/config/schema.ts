@@ -229,6 +229,8 @@ export const LeadAgentSchema = z.strictObject({
   /** Skills this lead's subagents may use (intersected with each subagent's own list): null = all, [] = none. */
   skills: z.array(name).nullable().default(null),
   max_turns: posInt.default(50),
+  /** The lead's own tools (besides `task`/`batch_task`): null/absent = all it may have, list = only these. */
+  tools: z.array(name).nullable().default(null),
 });
 export type LeadAgent = z.infer<typeof LeadAgentSchema>;
 
@@ -259,6 +261,30 @@ export const SandboxConfigSchema = z.strictObject({
   max_output_chars: z.number().int().min(1000).max(1_000_000).default(20_000),
 });
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
+
+/** The lead's own tool calls: each runs as one `runLeadTool` activity on the `deerflow` queue. */
+export const LeadToolsConfigSchema = z.strictObject({
+  /** Start-to-close timeout of one lead tool call; past it the call ends failed (the run goes on). */
+  timeout_seconds: z.number().int().min(1).max(86_400).default(300),
+  /** A lead tool's worker is lost after this long without a heartbeat. */
+  heartbeat_timeout_seconds: z.number().int().min(5).max(600).default(30),
+});
+export type LeadToolsConfig = z.infer<typeof LeadToolsConfigSchema>;
+
+/** The `web_fetch` tool (lead and subagents): one HTTP(S) GET, main content as Markdown. */
+export const WebFetchConfigSchema = z.strictObject({
+  /** Fetch loopback, private and link-local addresses too. Off by default: agents stay out of the operator's network. */
+  allow_private_networks: z.boolean().default(false),
+  /** Whole request (redirects included). */
+  timeout_seconds: z.number().int().min(1).max(300).default(20),
+  /** Largest response body read; a larger page is refused. */
+  max_response_bytes: z.number().int().min(1024).max(50_000_000).default(5_000_000),
+  /** Redirects followed before giving up. */
+  max_redirects: z.number().int().min(0).max(20).default(5),
+  /** Markdown returned to the model (the rest is cut). */
+  max_output_chars: z.number().int().min(1000).max(1_000_000).default(40_000),
+});
+export type WebFetchConfig = z.infer<typeof WebFetchConfigSchema>;
 
 /** One API token of the HTTP gateway: the bearer token of `user` is read from the variable `token_env`. */
 export const GatewayTokenSchema = z.strictObject({
@@ -296,6 +322,8 @@ export const AppConfigSchema = z
     store: StoreConfigSchema.default(() => StoreConfigSchema.parse({})),
     temporal: TemporalConfigSchema.default(() => TemporalConfigSchema.parse({})),
     sandbox: SandboxConfigSchema.default(() => SandboxConfigSchema.parse({})),
+    lead_tools: LeadToolsConfigSchema.default(() => LeadToolsConfigSchema.parse({})),
+    web_fetch: WebFetchConfigSchema.default(() => WebFetchConfigSchema.parse({})),
     gateway: GatewayConfigSchema.default(() => GatewayConfigSchema.parse({})),
   })
   .superRefine(

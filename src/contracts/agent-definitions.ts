@@ -45,6 +45,8 @@ export const ManagedLeadAgentInputSchema = z.strictObject({
   /** Skills this lead's subagents may use: null = all, [] = none, list = allowlist. */
   skills: z.array(text).nullable().default(null),
   max_turns: z.number().int().min(1).max(10_000).default(50),
+  /** The lead's own tools: null = all it may have, list = only these. */
+  tools: z.array(text).nullable().default(null),
 });
 export type ManagedLeadAgentInput = z.input<typeof ManagedLeadAgentInputSchema>;
 

@@ -24,6 +24,7 @@ export function resolveLeadAgent(name: string, config: AppConfig, managed: reado
     allowed_subagents: stored.allowed_subagents,
     skills: stored.skills,
     max_turns: stored.max_turns,
+    tools: stored.tools,
     source: 'managed',
   };
 }

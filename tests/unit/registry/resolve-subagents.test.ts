@@ -158,6 +158,7 @@ describe('lead agents', () => {
     model: null,
     allowed_subagents: [],
     skills: null,
+    tools: null,
     max_turns: 9,
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',
