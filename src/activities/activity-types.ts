@@ -1,6 +1,10 @@
 import type {
   AdmissionDecision,
   AdmissionRequest,
+  CloseToolCallsInput,
+  LeadToolCallInput,
+  LeadToolResult,
+  RecordToolOutcomeInput,
   LeadModelStepInput,
   LeadModelTurn,
   PrepareLeadBatchInput,
@@ -22,8 +26,14 @@ export interface LeadActivities {
   rewriteLeadTurn(input: RewriteLeadTurnInput): Promise<LeadModelTurn>;
   /** Validates and stores the batch of a `batch_task` call; returns its workflow input or the error for the lead. */
   prepareLeadBatch(input: PrepareLeadBatchInput): Promise<PreparedLeadBatch>;
-  /** Writes the single terminal `subagent.end` row of a task, as decided by the workflow. */
+  /** Writes the single terminal `subagent.end` row of a task (runs recorded before `recordToolOutcome`). */
   recordTaskEnd(input: TaskEndEventInput): Promise<void>;
+  /** Writes one call's outcome as soon as it is known: tool message, `subagent.end` or `tool.end`. */
+  recordToolOutcome(input: RecordToolOutcomeInput): Promise<void>;
+  /** Closes the calls a run will never answer, so the thread holds no dangling tool call. */
+  closeToolCalls(input: CloseToolCallsInput): Promise<void>;
+  /** Runs one of the lead's own tool calls and writes its tool message and `tool.end`. */
+  runLeadTool(input: LeadToolCallInput): Promise<LeadToolResult>;
 }
 
 /** Batch bookkeeping activities, also on the `deerflow` task queue. */

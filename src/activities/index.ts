@@ -6,6 +6,9 @@ import { createLeadModelStep } from './lead-model-step';
 import { createPrepareLeadBatch } from './prepare-lead-batch';
 import { createRecordTaskEnd } from './record-task-end';
 import { createRewriteLeadTurn } from './rewrite-lead-turn';
+import { createCloseToolCalls } from './close-tool-calls';
+import { createRecordToolOutcome } from './record-tool-outcome';
+import { createRunLeadTool } from './run-lead-tool';
 import { createRunSubagent } from './run-subagent';
 
 /** Activities of the `deerflow` task queue. */
@@ -17,6 +20,9 @@ export function createLeadActivities(deps: ActivityDeps): LeadActivities & Batch
     rewriteLeadTurn: createRewriteLeadTurn(deps),
     prepareLeadBatch: createPrepareLeadBatch(deps),
     recordTaskEnd: createRecordTaskEnd(deps),
+    recordToolOutcome: createRecordToolOutcome(deps),
+    closeToolCalls: createCloseToolCalls(deps),
+    runLeadTool: createRunLeadTool(deps),
   };
 }
 

@@ -1,9 +1,9 @@
-import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
 import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
 import { messageKeys } from '../store';
-import { batchTaskToolSpec, taskToolSpec } from '../tools';
+import { batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -11,7 +11,8 @@ import { formatPromptDate } from './prompt-date';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
 import { frameLatestUserInput } from './frame-user-input';
-import { durableContextMessages, renderDurableContextData } from '../middleware';
+import { durableContextMessages, renderDurableContextData, repairDanglingToolCalls } from '../middleware';
+import { usedToolCallIds, withUniqueToolCallIds } from './unique-tool-call-ids';
 
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
@@ -26,7 +27,9 @@ export function createLeadModelStep(deps: ActivityDeps) {
 
     await writePendingMessages(deps, input);
     const records = await deps.stores.messages.listMessages(input.threadId);
-    const history = frameLatestUserInput(records.map((r) => mapStoredMessageToChatMessage(r.message)));
+    const thread = records.map((r) => mapStoredMessageToChatMessage(r.message));
+    // Threads written by older code may hold calls nobody answered: providers reject those with a 400.
+    const history = frameLatestUserInput(repairDanglingToolCalls(thread, (fields) => new ToolMessage(fields)));
     const now = (deps.now ?? (() => new Date()))();
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.
@@ -37,9 +40,12 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
     const batches = deps.config.subagent_batches;
     // `batch_task` is offered only where batches are on; it is never chosen for the model.
-    const tools = taskTool
-      ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
-      : [];
+    const tools = [
+      ...(taskTool
+        ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
+        : []),
+      ...leadTools(deps, input),
+    ];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
     const response = await withHeartbeats((signal) =>
       runnable.invoke([new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history], {
@@ -48,7 +54,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
         metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
       }),
     );
-    const ai = normalizeAiMessage(response, input);
+    const ai = withUniqueToolCallIds(normalizeAiMessage(response, input), usedToolCallIds(thread), input.runId, input.turn);
     const [stored] = mapChatMessagesToStoredMessages([ai]);
     if (stored === undefined) throw new Error('Could not serialize the model response');
     const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
@@ -88,13 +94,24 @@ async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInpu
   }
 }
 
-/** Gives the message and every tool call a stable id derived from the run and turn when the provider sent none. */
+/** The lead's own tools for this step, bound beside `task` (their calls run as `runLeadTool` activities). */
+function leadTools(deps: ActivityDeps, input: LeadModelStepInput) {
+  if (input.leadTools.length === 0) return [];
+  const { config } = deps;
+  return createAgentTools({
+    workspace: new ThreadWorkspace(config.store.data_dir, input.threadId),
+    sandbox: config.sandbox,
+    webFetch: config.web_fetch,
+    names: input.leadTools,
+  });
+}
+
+/** Gives the message a stable id derived from the run and turn when the provider sent none. */
 function normalizeAiMessage(response: AIMessage, input: LeadModelStepInput): AIMessage {
-  const toolCalls = (response.tool_calls ?? []).map((call, i) => ({ ...call, id: call.id || `call_${input.runId}_${input.turn}_${i}` }));
   return new AIMessage({
     content: response.content,
     id: response.id ?? `lead_${input.runId}_${input.turn}`,
-    tool_calls: toolCalls,
+    tool_calls: response.tool_calls ?? [],
     invalid_tool_calls: response.invalid_tool_calls,
     usage_metadata: response.usage_metadata,
     response_metadata: response.response_metadata,

@@ -17,7 +17,7 @@ import { renderSubagentSystemPrompt } from '../prompts';
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
-import { createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
+import { createWebFetchTool, createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
@@ -131,7 +131,7 @@ async function loadTaskPrompt(
   const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
   const message = stored ? mapStoredMessageToChatMessage(stored) : null;
   const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
-  const call = calls.find((c) => c.id === input.taskId);
+  const call = calls.find((c) => c.id === (input.toolCallId ?? input.taskId));
   if (call === undefined) return null;
   const args = TaskToolArgsSchema.safeParse(call.args);
   return args.success ? { prompt: args.data.prompt, acceptanceCriteria: args.data.acceptance_criteria } : null;
@@ -155,11 +155,14 @@ async function buildAgent(
   const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist });
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
   const workspace = new ThreadWorkspace(dataDir, input.threadId);
-  const tools = createWorkspaceTools({
-    workspace,
-    sandbox: deps.config.sandbox,
-    readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
-  }).filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
+  const tools = [
+    ...createWorkspaceTools({
+      workspace,
+      sandbox: deps.config.sandbox,
+      readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
+    }),
+    createWebFetchTool({ ...deps.config.web_fetch }),
+  ].filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
   return createAgent({
     model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }),
     tools,
@@ -184,7 +187,9 @@ async function finish(
 ): Promise<SubagentExecutionResult> {
   const text = outcome.resultText;
   const resultRef =
-    text === null ? null : await deps.stores.results.putResult({ runId: input.runId, taskId: input.taskId, attempt: input.attempt, text });
+    text === null
+      ? null
+      : await deps.stores.results.putResult({ threadId: input.threadId, runId: input.runId, taskId: input.taskId, attempt: input.attempt, text });
   return {
     taskId: input.taskId,
     attempt: input.attempt,

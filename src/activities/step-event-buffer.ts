@@ -22,7 +22,7 @@ export class StepEventBuffer {
   async start(modelName: string): Promise<void> {
     await this.store.putBatch([
       {
-        dedupeKey: `start:${this.task.runId}:${this.task.taskId}`,
+        dedupeKey: `start:${this.task.threadId}:${this.task.runId}:${this.task.taskId}`,
         runId: this.task.runId,
         threadId: this.task.threadId,
         category: SUBAGENT_EVENT_CATEGORY,
@@ -41,7 +41,7 @@ export class StepEventBuffer {
 
   async add(step: SubagentStepPayload, usage: TokenUsage | null): Promise<void> {
     this.pending.push({
-      dedupeKey: `step:${this.task.runId}:${this.task.taskId}:${this.task.attempt}:${step.message_index}`,
+      dedupeKey: `step:${this.task.threadId}:${this.task.runId}:${this.task.taskId}:${this.task.attempt}:${step.message_index}`,
       runId: this.task.runId,
       threadId: this.task.threadId,
       category: SUBAGENT_EVENT_CATEGORY,

@@ -30,6 +30,9 @@ export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResu
       additional_kwargs: makeSubagentAdditionalKwargs('failed', { error: outcome.error }),
     });
   }
+  if (outcome.kind === 'leadTool') {
+    return new ToolMessage({ content: `Error: ${outcome.error}`, tool_call_id: outcome.toolCallId, name: outcome.toolName, status: 'error' });
+  }
   if (outcome.kind === 'batch') {
     if (batches === undefined) throw new Error('A batch_task outcome needs the batch store');
     return batchOutcomeMessage(outcome.toolCallId, outcome.batch, batches);

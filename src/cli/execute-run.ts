@@ -21,7 +21,7 @@ export async function executeRun(
   onEvent: (event: RunEvent) => void = () => undefined,
 ): Promise<ExecutedRun> {
   const started = await runtime.deerflow.startRun(request);
-  for await (const event of runtime.deerflow.stream(started.workflowId, started.runId)) onEvent(event);
+  for await (const event of runtime.deerflow.stream(started.workflowId, started.runId, { threadId: started.threadId })) onEvent(event);
   await started.handle.result().catch((err: unknown) => {
     if (!(err instanceof WorkflowFailedError)) throw err;
   });

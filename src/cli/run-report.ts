@@ -2,6 +2,8 @@ import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import {
   RunJsonOutputSchema,
   type LeadRunState,
+  type LeadToolState,
+  type RunJsonLeadTool,
   type RunJsonOutput,
   type RunJsonTask,
   type TaskState,
@@ -12,11 +14,11 @@ import type { Stores } from '../store';
 const EVENT_PAGE_SIZE = 500;
 
 /** Counts a run's stored events by name, paging through all of them. */
-export async function countRunEvents(stores: Stores, runId: string): Promise<Record<string, number>> {
+export async function countRunEvents(stores: Stores, runId: string, threadId?: string): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   let afterSeq = 0;
   for (;;) {
-    const page = await stores.events.listEvents({ runId, afterSeq, limit: EVENT_PAGE_SIZE });
+    const page = await stores.events.listEvents({ runId, afterSeq, limit: EVENT_PAGE_SIZE, ...(threadId === undefined ? {} : { threadId }) });
     for (const event of page) counts[event.event] = (counts[event.event] ?? 0) + 1;
     const last = page[page.length - 1];
     if (last === undefined || page.length < EVENT_PAGE_SIZE) return counts;
@@ -47,6 +49,11 @@ async function taskReport(stores: Stores, task: TaskState): Promise<RunJsonTask 
   };
 }
 
+/** A lead tool call in the report; one still `running` when the run ended was cut off by it. */
+function leadToolReport(call: LeadToolState): RunJsonLeadTool {
+  return { call_id: call.callId, tool: call.tool, status: call.status === 'running' ? 'cancelled' : call.status, error: call.error };
+}
+
 /**
  * The `deerflow run --json` object for a finished run: workflow state plus the full texts and
  * event counts from the store. Validated against the contract schema before it is printed.
@@ -59,9 +66,11 @@ export async function buildRunReport(stores: Stores, state: LeadRunState, workfl
     thread_id: state.threadId,
     workflow_id: workflowId,
     status,
+    stop_reason: state.stopReason,
     final_message: await finalMessage(stores, state),
     tasks,
+    lead_tools: state.leadTools.map(leadToolReport),
     stripped_task_calls: state.strippedTaskCalls,
-    events: await countRunEvents(stores, state.runId),
+    events: await countRunEvents(stores, state.runId, state.threadId),
   });
 }

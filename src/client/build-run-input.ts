@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppConfig } from '../config';
 import type { LeadRunInput } from '../contracts';
-import { leadAgentNames, NO_MANAGED_DEFINITIONS, resolveCatalog, resolveLeadAgent, type ManagedDefinitions } from '../registry';
+import { leadAgentNames, NO_MANAGED_DEFINITIONS, resolveCatalog, resolveLeadAgent, resolveLeadTools, type ManagedDefinitions } from '../registry';
 import { isValidThreadId } from '../tools';
 
 /** Hard ceiling of per-response `task` calls, whatever the config or request says. */
@@ -66,10 +66,13 @@ export function buildLeadRunInput(
       pollingGraceSeconds: config.subagent_runtime.polling_grace_seconds,
       heartbeatTimeoutSeconds: config.subagent_runtime.heartbeat_timeout_seconds,
       maxTaskAttempts: DEFAULT_MAX_TASK_ATTEMPTS,
+      leadToolTimeoutSeconds: config.lead_tools.timeout_seconds,
+      leadToolHeartbeatTimeoutSeconds: config.lead_tools.heartbeat_timeout_seconds,
     },
     allowedSubagents,
     hostBashAllowed: config.sandbox.allow_host_bash,
     availableSkills: agent?.skills ?? null,
     catalog: resolveCatalog(config, allowedSubagents, managed.subagents),
+    leadTools: resolveLeadTools(config, agent?.tools ?? null),
   };
 }

@@ -3,6 +3,8 @@ import type { RunEvent } from '../contracts';
 import type { RunEventStore } from '../store';
 
 export interface StreamRunEventsOptions {
+  /** Only the run's rows in this thread (run ids may repeat across threads). */
+  readonly threadId?: string;
   /** Resume after this seq (e.g. the last one a reconnecting consumer saw). */
   readonly afterSeq?: number;
   /** How often the store is polled while the run is live. @default 250 */
@@ -29,7 +31,7 @@ export async function* streamRunEvents(
   for (;;) {
     // Read `closed` before the page: a row written just before closing is still in this page or the next.
     const wasClosed = closed;
-    const page = await events.listEvents({ runId, afterSeq });
+    const page = await events.listEvents({ runId, afterSeq, ...(options.threadId === undefined ? {} : { threadId: options.threadId }) });
     for (const event of page) {
       afterSeq = event.seq;
       yield event;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LEAD_TOOL_NAMES } from '../contracts/tool-names';
 
 /**
  * The config.yaml schema. Every object is strict (unknown keys are errors) and every default and
@@ -45,6 +46,8 @@ export const ModelConfigSchema = z
     timeout_seconds: posInt.optional(),
     /** Scenario file of a `scripted` model, relative to the config file. */
     script: name.optional(),
+    /** `scripted` only: reject requests strict providers reject (default when absent: true). */
+    strict: z.boolean().optional(),
     /** Provider retries of the client library itself (0 leaves retrying to the agent middleware). */
     max_retries: z.number().int().min(0).max(10).default(0),
   })
@@ -58,7 +61,10 @@ export const ModelConfigSchema = z
     if (m.provider === 'scripted' && m.model) {
       ctx.addIssue({ code: 'custom', path: ['model'], message: 'is not used by provider "scripted"' });
     }
-  }, { when: whenFieldsValid('provider', 'model', 'script') });
+    if (m.provider !== 'scripted' && m.strict !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['strict'], message: `is not used by provider "${m.provider}" (scripted only)` });
+    }
+  }, { when: whenFieldsValid('provider', 'model', 'script', 'strict') });
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 
 /** Generic token budget (SPEC §6.2). */
@@ -230,7 +236,7 @@ export const LeadAgentSchema = z.strictObject({
   skills: z.array(name).nullable().default(null),
   max_turns: posInt.default(50),
   /** The lead's own tools (besides `task`/`batch_task`): null/absent = all it may have, list = only these. */
-  tools: z.array(name).nullable().default(null),
+  tools: z.array(z.enum(LEAD_TOOL_NAMES)).nullable().default(null),
 });
 export type LeadAgent = z.infer<typeof LeadAgentSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LEAD_TOOL_NAMES } from './tool-names';
 
 /** Names of agents: they appear in prompts, ids and CLI arguments. */
 export const AgentNameSchema = z
@@ -46,7 +47,7 @@ export const ManagedLeadAgentInputSchema = z.strictObject({
   skills: z.array(text).nullable().default(null),
   max_turns: z.number().int().min(1).max(10_000).default(50),
   /** The lead's own tools: null = all it may have, list = only these. */
-  tools: z.array(text).nullable().default(null),
+  tools: z.array(z.enum(LEAD_TOOL_NAMES)).nullable().default(null),
 });
 export type ManagedLeadAgentInput = z.input<typeof ManagedLeadAgentInputSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BatchItemCountsSchema, BatchItemStatusSchema, FinalBatchStatusSchema } from './batches';
-import { RunStatusSchema, StopReasonSchema, WireStatusSchema } from './status';
+import { RunStatusSchema, RunStopReasonSchema, StopReasonSchema, WireStatusSchema } from './status';
 import { TokenUsageSchema } from './usage';
 
 /** One task in `deerflow run --json` (SCRIPTED_MODEL.md). */
@@ -18,14 +18,26 @@ export const RunJsonTaskSchema = z.strictObject({
 });
 export type RunJsonTask = z.infer<typeof RunJsonTaskSchema>;
 
+/** One of the lead's own tool calls in `deerflow run --json`; `call_id` is the id the run assigned. */
+export const RunJsonLeadToolSchema = z.strictObject({
+  call_id: z.string(),
+  tool: z.string(),
+  status: z.enum(['completed', 'failed', 'cancelled']),
+  error: z.string().nullable(),
+});
+export type RunJsonLeadTool = z.infer<typeof RunJsonLeadToolSchema>;
+
 /** The object `deerflow run --json` prints: the single source of truth for that output. */
 export const RunJsonOutputSchema = z.strictObject({
   run_id: z.string(),
   thread_id: z.string(),
   workflow_id: z.string(),
   status: RunStatusSchema,
+  /** Why the run stopped early, or null. */
+  stop_reason: RunStopReasonSchema.nullable(),
   final_message: z.string().nullable(),
   tasks: z.array(RunJsonTaskSchema),
+  lead_tools: z.array(RunJsonLeadToolSchema),
   stripped_task_calls: z.number().int().nonnegative(),
   events: z.record(z.string(), z.number().int().nonnegative()),
 });

@@ -57,6 +57,33 @@ export const SubagentEndPayloadSchema = z.object({
 });
 export type SubagentEndPayload = z.infer<typeof SubagentEndPayloadSchema>;
 
+/** Category of the lead's own tool-call rows (`tool.start`, `tool.end`), next to the subagent rows. */
+export const LEAD_TOOL_EVENT_CATEGORY = 'tool';
+
+export const LEAD_TOOL_EVENTS = ['tool.start', 'tool.end'] as const;
+export type LeadToolEventName = (typeof LEAD_TOOL_EVENTS)[number];
+
+/** Payload of `tool.start`: one lead tool call began (`task_id` of the row is the call id). */
+export const LeadToolStartPayloadSchema = z.object({
+  call_id: z.string(),
+  tool: z.string(),
+  /** Serialized arguments, cut at {@link SUBAGENT_STEP_MAX_CHARS}. */
+  args: z.string(),
+  args_truncated: z.literal(true).optional(),
+});
+export type LeadToolStartPayload = z.infer<typeof LeadToolStartPayloadSchema>;
+
+/** Payload of the single `tool.end` of a lead tool call. */
+export const LeadToolEndPayloadSchema = z.object({
+  call_id: z.string(),
+  tool: z.string(),
+  status: z.enum(['completed', 'failed', 'cancelled']),
+  output: z.string().optional(),
+  output_truncated: z.literal(true).optional(),
+  error: z.string().optional(),
+});
+export type LeadToolEndPayload = z.infer<typeof LeadToolEndPayloadSchema>;
+
 /** A stored run event row. */
 export interface RunEvent {
   readonly seq: number;

@@ -20,6 +20,8 @@ export { TokenUsageSchema, addUsage } from './usage';
 export type { TokenUsage } from './usage';
 export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
 export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME } from './tool-args';
+export { LEAD_TOOL_NAMES, leadCallId } from './tool-names';
+export type { LeadToolName } from './tool-names';
 export type { TaskToolArgs, BatchTaskToolArgs } from './tool-args';
 export { ToolCallSchema, LeadModelTurnSchema } from './messages';
 export type { ToolCall, LeadModelTurn } from './messages';
@@ -47,6 +49,12 @@ export {
   LeadRunStateSchema,
   LeadBatchSchema,
   PrepareLeadBatchInputSchema,
+  RecordToolOutcomeInputSchema,
+  LeadCallRefSchema,
+  CloseToolCallsInputSchema,
+  LeadToolCallInputSchema,
+  LeadToolResultSchema,
+  LeadToolStateSchema,
 } from './workflow-io';
 export type {
   CatalogEntry,
@@ -68,6 +76,12 @@ export type {
   LeadRunState,
   LeadBatch,
   PrepareLeadBatchInput,
+  RecordToolOutcomeInput,
+  LeadCallRef,
+  CloseToolCallsInput,
+  LeadToolCallInput,
+  LeadToolResult,
+  LeadToolState,
 } from './workflow-io';
 export {
   SUBAGENT_EVENT_CATEGORY,
@@ -78,8 +92,21 @@ export {
   SubagentStepPayloadSchema,
   SubagentStartPayloadSchema,
   SubagentEndPayloadSchema,
+  LEAD_TOOL_EVENT_CATEGORY,
+  LEAD_TOOL_EVENTS,
+  LeadToolStartPayloadSchema,
+  LeadToolEndPayloadSchema,
 } from './events';
-export type { SubagentEventName, SubagentStepPayload, SubagentStartPayload, SubagentEndPayload, RunEvent } from './events';
+export type {
+  SubagentEventName,
+  SubagentStepPayload,
+  SubagentStartPayload,
+  SubagentEndPayload,
+  LeadToolEventName,
+  LeadToolStartPayload,
+  LeadToolEndPayload,
+  RunEvent,
+} from './events';
 export {
   SA_THREAD_ID,
   SA_USER_ID,
@@ -94,8 +121,8 @@ export {
 } from './search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
 export { CONFIGURATION_ERROR_TYPE } from './failure-types';
-export { RunJsonTaskSchema, RunJsonOutputSchema, BatchJsonItemSchema, BatchJsonOutputSchema } from './cli-output';
-export type { RunJsonTask, RunJsonOutput, BatchJsonItem, BatchJsonOutput } from './cli-output';
+export { RunJsonTaskSchema, RunJsonLeadToolSchema, RunJsonOutputSchema, BatchJsonItemSchema, BatchJsonOutputSchema } from './cli-output';
+export type { RunJsonTask, RunJsonLeadTool, RunJsonOutput, BatchJsonItem, BatchJsonOutput } from './cli-output';
 export {
   AgentNameSchema,
   ManagedSubagentInputSchema,

@@ -3,3 +3,15 @@ export const TASK_TOOL_NAME = 'task';
 
 /** Name of the lead's tool that hands many items of one kind to a durable batch (SPEC Appendix C.3). */
 export const BATCH_TASK_TOOL_NAME = 'batch_task';
+
+/**
+ * The lead's own tools, in the order they are offered: the thread-workspace tools and `web_fetch`
+ * (`bash` only where `sandbox.allow_host_bash` is on). `task`/`batch_task` are governed apart.
+ */
+export const LEAD_TOOL_NAMES = ['ls', 'read_file', 'write_file', 'str_replace', 'bash', 'web_fetch'] as const;
+export type LeadToolName = (typeof LEAD_TOOL_NAMES)[number];
+
+/** Keys the run gives each tool call of a lead response: `<turn>.<index>`, never the provider's id. */
+export function leadCallId(turn: number, index: number): string {
+  return `${turn}.${index}`;
+}

@@ -29,6 +29,10 @@ export const RunLimitsSchema = z.object({
   heartbeatTimeoutSeconds: z.number().int().positive().default(30),
   /** Executions of one task when a worker is lost mid-task. */
   maxTaskAttempts: z.number().int().min(1).max(10),
+  /** Start-to-close timeout of one lead tool call (`lead_tools.timeout_seconds`). */
+  leadToolTimeoutSeconds: z.number().int().positive().default(300),
+  /** A lead tool call's worker is lost after this long without a heartbeat. */
+  leadToolHeartbeatTimeoutSeconds: z.number().int().positive().default(30),
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
@@ -50,6 +54,8 @@ export const LeadRunInputSchema = z.object({
   availableSkills: z.array(z.string()).nullable().default(null),
   /** Subagents this run may delegate to, already filtered by policy and host capabilities. */
   catalog: z.array(CatalogEntrySchema),
+  /** The lead's own tools (workspace tools, `web_fetch`), resolved when the run started. */
+  leadTools: z.array(id).default([]),
 });
 export type LeadRunInput = z.infer<typeof LeadRunInputSchema>;
 
@@ -58,8 +64,13 @@ export const SubagentTaskInputSchema = z.object({
   threadId: id,
   runId: id,
   userId: id,
-  /** The provider tool-call id of the `task` call. */
+  /**
+   * The id the run gave the `task` call (`<turn>.<index>`): the key of its activity, events and
+   * result. Runs recorded before the run assigned ids used the provider's tool-call id.
+   */
   taskId: id,
+  /** The call's tool-call id in the stored lead message (unique in the thread); absent = `taskId`. */
+  toolCallId: id.optional(),
   /** Lead turn whose AI message holds the `task` call. */
   turn: z.number().int().nonnegative(),
   /** 1-based execution number, chosen by the workflow. */
@@ -172,8 +183,73 @@ export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('subagent'), toolCallId: id, task: FinishedTaskSchema }),
   z.object({ kind: z.literal('batch'), toolCallId: id, batch: LeadBatchSchema }),
   z.object({ kind: z.literal('error'), toolCallId: id, toolName: z.string(), error: z.string() }),
+  /** A lead tool call that ended without answering itself (timed out, worker lost). */
+  z.object({ kind: z.literal('leadTool'), toolCallId: id, toolName: z.string(), status: z.enum(['failed', 'cancelled']), error: z.string() }),
 ]);
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
+
+/** Input of the `recordToolOutcome` activity: one call's outcome, written as soon as it is known. */
+export const RecordToolOutcomeInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  /** The id the run gave the call; keys its tool message (and a task's `subagent.end`). */
+  callId: id,
+  outcome: ToolOutcomeSchema,
+});
+export type RecordToolOutcomeInput = z.infer<typeof RecordToolOutcomeInputSchema>;
+
+/** A lead tool call as the run knows it: its own id, the stored message's id, the tool. */
+export const LeadCallRefSchema = z.object({ callId: id, toolCallId: id, toolName: z.string() });
+export type LeadCallRef = z.infer<typeof LeadCallRefSchema>;
+
+/**
+ * Input of the `closeToolCalls` activity: calls of the run that will never get their outcome get a
+ * closing tool message (`text`), so the thread holds no dangling tool call.
+ */
+export const CloseToolCallsInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  calls: z.array(LeadCallRefSchema),
+  /** A model step the run never saw the end of: every unanswered call of its stored message is closed too. */
+  unseenTurn: z.number().int().nonnegative().nullable(),
+  /** `cancelled`, or `not run: <reason>`. */
+  text: z.string().min(1),
+});
+export type CloseToolCallsInput = z.infer<typeof CloseToolCallsInputSchema>;
+
+/** Input of the `runLeadTool` activity: one of the lead's own tool calls (arguments read from the stored message). */
+export const LeadToolCallInputSchema = z.object({
+  threadId: id,
+  runId: id,
+  userId: id,
+  turn: z.number().int().nonnegative(),
+  callId: id,
+  toolCallId: id,
+  toolName: id,
+  /** The run's lead tools: a call outside them is refused even if the message names it. */
+  allowedTools: z.array(id),
+});
+export type LeadToolCallInput = z.infer<typeof LeadToolCallInputSchema>;
+
+/** What one lead tool call returned; the full output is its tool message in the store. */
+export const LeadToolResultSchema = z.object({
+  callId: id,
+  status: z.enum(['completed', 'failed']),
+  /** Bounded head and tail of the output (<= 2000 chars). */
+  outputBrief: z.string(),
+  error: z.string().nullable(),
+});
+export type LeadToolResult = z.infer<typeof LeadToolResultSchema>;
+
+/** One of the lead's own tool calls as the run tracks it (query `state`, `deerflow run --json` `lead_tools`). */
+export const LeadToolStateSchema = z.object({
+  callId: id,
+  turn: z.number().int().nonnegative(),
+  tool: z.string(),
+  status: z.enum(['running', 'completed', 'failed', 'cancelled']),
+  error: z.string().nullable(),
+});
+export type LeadToolState = z.infer<typeof LeadToolStateSchema>;
 
 /** Input of the `leadModelStep` activity. */
 export const LeadModelStepInputSchema = z.object({
@@ -189,6 +265,8 @@ export const LeadModelStepInputSchema = z.object({
   toolOutcomes: z.array(ToolOutcomeSchema),
   limits: RunLimitsSchema,
   catalog: z.array(CatalogEntrySchema),
+  /** The lead's own tools bound for this step ([] in runs recorded before the lead had tools). */
+  leadTools: z.array(id).default([]),
 });
 export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
 
@@ -211,6 +289,8 @@ export const PrepareLeadBatchInputSchema = z.object({
   userId: id,
   turn: z.number().int().nonnegative(),
   toolCallId: id,
+  /** The id the run gave the call: with the thread and run, it names the batch. Absent in older runs. */
+  callId: id.optional(),
   modelName: id,
   catalog: z.array(CatalogEntrySchema),
 });
@@ -250,6 +330,8 @@ export const LeadRunStateSchema = z.object({
   tasks: z.array(TaskStateSchema),
   /** Batches this run started with `batch_task` (absent in runs recorded before batches existed). */
   batches: z.array(LeadBatchSchema).default([]),
+  /** The lead's own tool calls, in order (absent in runs recorded before the lead had tools). */
+  leadTools: z.array(LeadToolStateSchema).default([]),
   strippedTaskCalls: z.number().int().nonnegative(),
   /** `task` calls this run made that the limit kept (its delegation ledger count). */
   delegatedTaskCalls: z.number().int().nonnegative(),

@@ -31,6 +31,8 @@ export function eventJson(event: RunEvent): EventJson {
 export interface TailOptions {
   readonly events: RunEventStore;
   readonly runId: string;
+  /** Only the run's rows in this thread (run ids may repeat across threads). */
+  readonly threadId?: string;
   /** Start after this seq (0 = from the first row). */
   readonly afterSeq: number;
   /** Whether the run's workflow is still open. */
@@ -62,7 +64,7 @@ export async function* tailRunEvents(options: TailOptions): AsyncGenerator<RunEv
     let read = 0;
     for (;;) {
       if (signal.aborted) return 'aborted';
-      const page = await events.listEvents({ runId, afterSeq: cursor, limit: pageSize });
+      const page = await events.listEvents({ runId, afterSeq: cursor, limit: pageSize, ...(options.threadId === undefined ? {} : { threadId: options.threadId }) });
       for (const event of page) {
         cursor = event.seq;
         read += 1;

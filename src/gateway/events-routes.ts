@@ -41,6 +41,7 @@ export function registerEventRoutes(app: FastifyInstance, deps: GatewayDeps, opt
     const afterSeq = query.after_seq ?? 0;
     const rows = await deps.events.listEvents({
       runId: run.runId,
+      threadId: params.threadId,
       taskId: query.task_id,
       afterSeq,
       limit: query.limit ?? DEFAULT_LIST_EVENTS_LIMIT,
@@ -80,6 +81,7 @@ async function streamRun(deps: GatewayDeps, run: FoundRun, afterSeq: number, rep
     const tail = tailRunEvents({
       events: deps.events,
       runId: run.runId,
+      threadId: run.threadId,
       afterSeq,
       isOpen: () => isRunOpen(run.handle),
       pollMs: deps.streamPollMs ?? DEFAULT_STREAM_POLL_MS,

@@ -14,6 +14,8 @@ export interface LeadPromptInput {
   readonly limits: Pick<RunLimits, 'maxConcurrent' | 'maxTotal'>;
   /** The run's catalog snapshot: subagents already filtered by policy and host capabilities. */
   readonly catalog: readonly Pick<CatalogEntry, 'name'>[];
+  /** The lead's own tools bound for the step. @default [] */
+  readonly leadTools?: readonly string[];
 }
 
 /** What `taskToolSpec` needs to describe the `task` tool for this step. */
@@ -51,6 +53,7 @@ export function renderLeadSystemPrompt(
     subagents: listLeadSubagents(config, input, managed),
     receiptsEnabled: config.verification.receipts_enabled,
     currentDate,
+    leadTools: input.leadTools ?? [],
   });
 }
 

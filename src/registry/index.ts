@@ -11,6 +11,7 @@ export {
 } from './resolve-subagents';
 export type { ManagedStatus, ManagedSubagents } from './resolve-subagents';
 export { resolveLeadAgent, leadAgentNames } from './resolve-lead-agent';
+export { resolveLeadTools } from './resolve-lead-tools';
 export { NO_MANAGED_DEFINITIONS, readManagedDefinitions } from './managed-definitions';
 export type { ManagedDefinitions } from './managed-definitions';
 export type { LeadAgentDefinition } from './resolve-lead-agent';

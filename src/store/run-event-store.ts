@@ -13,6 +13,8 @@ export interface NewRunEvent {
 
 export interface ListEventsQuery {
   readonly runId: string;
+  /** Only the run's rows in this thread: run ids are chosen by callers and may repeat across threads. */
+  readonly threadId?: string;
   readonly taskId?: string;
   readonly eventTypes?: readonly string[];
   /** Forward cursor: only rows with a greater seq. */

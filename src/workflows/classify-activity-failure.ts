@@ -1,8 +1,8 @@
 import { ActivityFailure, CancelledFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
 import type { ExecutionOutcome } from './task-outcome';
 
-/** Turns what a failed `runSubagent` call threw into an {@link ExecutionOutcome}. */
-export function classifyActivityFailure(err: unknown): ExecutionOutcome {
+/** Turns what a failed activity call (`runSubagent`, `runLeadTool`) threw into an {@link ExecutionOutcome}. */
+export function classifyActivityFailure(err: unknown): Exclude<ExecutionOutcome, { kind: 'result' }> {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof TimeoutFailure && cause.timeoutType !== undefined) {
     return { kind: 'timeout', timeoutType: cause.timeoutType };

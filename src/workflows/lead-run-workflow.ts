@@ -1,36 +1,23 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  executeChild,
-  isCancellation,
-  patched,
-  setCurrentDetails,
-  setHandler,
-  upsertSearchAttributes,
-} from '@temporalio/workflow';
-import type { AdmissionDecision, CatalogEntry, LeadBatch, LeadModelTurn, LeadRunInput, LeadRunState, TaskState, ToolCall, ToolOutcome } from '../contracts';
-import { boundText } from '../contracts/bounded-text';
+import { ApplicationFailure, CancellationScope, isCancellation, patched, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
-import { finishedTask } from '../contracts/finished-task';
-import { SA_BATCH_ID, SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS, SA_USER_ID } from '../contracts/search-attributes';
-import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
+import { SA_RUN_STATUS } from '../contracts/search-attributes';
+import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { lead } from './activity-proxies';
-import { batchWorkflowId } from './batch-messages';
-import { batchWorkflow } from './batch-workflow';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { inputSchemas } from './input-schemas';
+import type { LeadRunContext } from './lead-run-context';
 import { leadRunStateQuery } from './lead-run-messages';
+import { runLeadResponse } from './lead-response';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
-import { applyDecision, runTaskWithSafetyNet, type TaskContext } from './run-task';
-import { capacityRejected, type TerminalDecision } from './task-outcome';
-import { validateTaskCall } from './validate-task-call';
 
 /**
- * One lead run: model step, then every `task` call of that step as a parallel `runSubagent`
- * activity, then the next model step with the outcomes, until the model answers without tool
- * calls. History carries ids, statuses, usage and bounded briefs; transcripts stay in the store.
+ * One lead run: model step, then every tool call of that step in parallel (`task` calls as
+ * `runSubagent` activities, the lead's own tools as `runLeadTool` activities), then the next model
+ * step, until the model answers without tool calls. History carries ids, statuses, usage and
+ * bounded briefs; transcripts stay in the store.
  */
 export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunState> {
   const parsed = inputSchemas.leadRun().safeParse(rawInput);
@@ -46,6 +33,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     turn: 0,
     tasks: [],
     batches: [],
+    leadTools: [],
     strippedTaskCalls: 0,
     delegatedTaskCalls: 0,
     stopReason: null,
@@ -55,13 +43,16 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     error: null,
   };
   setHandler(leadRunStateQuery, () => state);
+  // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
+  const run: LeadRunContext = { input, state, ownCallIds: patched(WORKFLOW_PATCHES.leadCalls), open: new Map(), unseenTurn: null };
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
 
   try {
-    await runLoop(input, state);
+    await runLoop(run);
   } catch (err) {
     state.status = isCancellation(err) ? 'cancelled' : 'failed';
     state.error = failureMessage(err);
+    await closeOpenCalls(run, state.status === 'cancelled' ? 'cancelled' : 'not run: the run failed');
     upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
     throw err;
   }
@@ -70,11 +61,15 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   return state;
 }
 
-async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> {
+async function runLoop(run: LeadRunContext): Promise<void> {
+  const { input, state } = run;
+  const maxTurns = input.limits.maxLeadTurns;
   let toolOutcomes: ToolOutcome[] = [];
-  for (let turn = 0; turn < input.limits.maxLeadTurns; turn++) {
+  for (let turn = 0; turn < maxTurns; turn++) {
     state.turn = turn;
     setCurrentDetails(progressDetails(state));
+    // Until the step returns, its stored message (if any) is one the run has not seen.
+    if (run.ownCallIds) run.unseenTurn = turn;
     let step = await lead.leadModelStep({
       threadId: input.threadId,
       runId: input.runId,
@@ -86,27 +81,39 @@ async function runLoop(input: LeadRunInput, state: LeadRunState): Promise<void> 
       toolOutcomes,
       limits: input.limits,
       catalog: input.catalog,
+      leadTools: run.ownCallIds ? input.leadTools : [],
     });
+    run.unseenTurn = null;
     state.leadUsage = addUsage(state.leadUsage, step.usage);
-    step = await enforceDelegationLimit(input, state, step, turn);
+    // Ids by position in the model's response, before the delegation limit drops any call.
+    const callIds = new Map(step.toolCalls.map((call, index) => [call.id, run.ownCallIds ? leadCallId(turn, index) : call.id]));
+    step = await enforceDelegationLimit(run, step, turn);
     if (step.toolCalls.length === 0) {
       state.status = 'completed';
       state.finalMessageRef = step.messageRef;
       state.finalMessageBrief = step.contentBrief;
       return;
     }
-    toolOutcomes = await runToolCalls(input, state, step.toolCalls, turn);
+    const ids = step.toolCalls.map((call) => callIds.get(call.id) ?? call.id);
+    if (run.ownCallIds && turn === maxTurns - 1) {
+      // The lead could never read these results: they are not run, and the thread says so.
+      for (const [index, call] of step.toolCalls.entries()) run.open.set(ids[index] ?? call.id, { callId: ids[index] ?? call.id, toolCallId: call.id, toolName: call.name });
+      break;
+    }
+    toolOutcomes = await runLeadResponse(run, step.toolCalls, ids, turn);
   }
   state.status = 'failed';
   state.stopReason = 'turn_capped';
-  state.error = `Lead reached max_turns=${input.limits.maxLeadTurns} without a final answer`;
+  state.error = `Lead reached max_turns=${maxTurns} without a final answer`;
+  await closeOpenCalls(run, `not run: the lead reached max_turns=${maxTurns}`);
 }
 
 /**
  * Applies the per-response and per-run delegation limit to one lead response (SPEC §6.1): the
  * decision is the pure {@link applyDelegationLimit}; the stored message is rewritten to match it.
  */
-async function enforceDelegationLimit(input: LeadRunInput, state: LeadRunState, step: LeadModelTurn, turn: number): Promise<LeadModelTurn> {
+async function enforceDelegationLimit(run: LeadRunContext, step: LeadModelTurn, turn: number): Promise<LeadModelTurn> {
+  const { input, state } = run;
   const limits = { maxConcurrent: step.maxConcurrent ?? input.limits.maxConcurrent, maxTotal: input.limits.maxTotal };
   const decision = applyDelegationLimit(step.toolCalls, limits, state.delegatedTaskCalls);
   let kept = step;
@@ -126,121 +133,17 @@ async function enforceDelegationLimit(input: LeadRunInput, state: LeadRunState, 
   return kept;
 }
 
-type CheckedCall =
-  | { readonly call: ToolCall; readonly error: string }
-  | { readonly call: ToolCall; readonly batch: true }
-  | { readonly call: ToolCall; readonly subagent: CatalogEntry; readonly description: string };
-
-/** Every tool call of one response: invalid ones answered at once, valid tasks admitted and run in parallel. */
-async function runToolCalls(input: LeadRunInput, state: LeadRunState, calls: readonly ToolCall[], turn: number): Promise<ToolOutcome[]> {
-  // Runs recorded before batches existed answered `batch_task` as an unknown tool.
-  const batchTask = calls.some((call) => call.name === BATCH_TASK_TOOL_NAME) && patched(WORKFLOW_PATCHES.batchTask);
-  const checked: CheckedCall[] = calls.map((call) => {
-    if (call.name === BATCH_TASK_TOOL_NAME && batchTask) return { call, batch: true };
-    if (call.name !== TASK_TOOL_NAME) return { call, error: `Unknown tool '${call.name}'. Available: ${TASK_TOOL_NAME}` };
-    const check = validateTaskCall(call, input.catalog, input);
-    return check.ok ? { call, subagent: check.subagent, description: check.description } : { call, error: check.error };
-  });
-  const taskCount = checked.filter((c) => 'subagent' in c).length;
-  // Runs recorded before admission existed scheduled every task directly.
-  const admission: AdmissionDecision | null =
-    taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await lead.admitSubagents({ requested: taskCount }) : null;
-  const ctx: TaskContext = { input, state, admission };
-  let admitted = 0;
-  return Promise.all(
-    checked.map((c): Promise<ToolOutcome> | ToolOutcome => {
-      if ('batch' in c) return runLeadBatch(input, state, c.call, turn);
-      if (!('subagent' in c)) return { kind: 'error', toolCallId: c.call.id, toolName: c.call.name, error: c.error };
-      const task = newTask(c.call.id, turn, c.subagent.name, c.description);
-      state.tasks.push(task);
-      const refused = admission !== null && admitted++ >= admission.admitted;
-      return runAndFinishTask(ctx, task, c.subagent, refused ? capacityRejected(admission.rejection ?? admission.capacityMessage) : null);
-    }),
-  );
-}
-
 /**
- * One `batch_task` call: the batch is validated and stored by an activity, then runs as a child
- * `batchWorkflow` (cancelled with the run). Its items never count toward the run's `task` budget.
+ * Gives every call the run will not answer a closing tool message (and a model step the run never
+ * saw the end of, its calls too), so the thread never holds a dangling tool call. Runs even when the
+ * run is being cancelled; runs recorded before calls were closed skip it.
  */
-async function runLeadBatch(input: LeadRunInput, state: LeadRunState, call: ToolCall, turn: number): Promise<ToolOutcome> {
-  const error = (message: string): ToolOutcome => ({ kind: 'error', toolCallId: call.id, toolName: BATCH_TASK_TOOL_NAME, error: message });
-  const prepared = await lead.prepareLeadBatch({
-    threadId: input.threadId,
-    runId: input.runId,
-    userId: input.userId,
-    turn,
-    toolCallId: call.id,
-    modelName: input.modelName,
-    catalog: input.catalog,
-  });
-  if (!prepared.ok) return error(prepared.error);
-  const { runtime } = prepared.batch;
-  const batch: LeadBatch = {
-    toolCallId: call.id,
-    batchId: runtime.batchId,
-    ownerId: runtime.ownerId,
-    status: 'running',
-    counts: { pending: prepared.batch.itemCount, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 },
-  };
-  state.batches.push(batch);
-  setCurrentDetails(progressDetails(state));
-  try {
-    const final = await executeChild(batchWorkflow, {
-      workflowId: batchWorkflowId(runtime.batchId),
-      args: [prepared.batch],
-      staticSummary: boundText(`batch of ${prepared.batch.itemCount} from ${input.runId}: ${prepared.batch.title}`, 200),
-      typedSearchAttributes: [
-        { key: SA_BATCH_ID, value: runtime.batchId },
-        { key: SA_USER_ID, value: runtime.ownerId },
-      ],
-    });
-    batch.status = final.status;
-    batch.counts = final.counts;
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    batch.status = 'failed';
-    return error(`Batch ${runtime.batchId} failed: ${failureMessage(err)}`);
-  }
-  setCurrentDetails(progressDetails(state));
-  return { kind: 'batch', toolCallId: call.id, batch: { ...batch, counts: { ...batch.counts } } };
-}
-
-function newTask(taskId: string, turn: number, subagent: string, description: string): TaskState {
-  return {
-    taskId,
-    turn,
-    subagent,
-    description,
-    status: 'pending',
-    stopReason: null,
-    modelName: null,
-    usage: null,
-    resultBrief: null,
-    resultSha256: null,
-    resultRef: null,
-    error: null,
-    errorCode: null,
-    attempts: 0,
-    evidence: null,
-  };
-}
-
-/** Runs one task (unless admission already refused it), then records its single terminal event. */
-async function runAndFinishTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, refusal: TerminalDecision | null): Promise<ToolOutcome> {
-  const { input, state } = ctx;
-  const decision = refusal ?? (await runTaskWithSafetyNet(ctx, task, subagent));
-  applyDecision(task, decision);
-  setCurrentDetails(progressDetails(state));
-  // The terminal event must be written even when the run is being cancelled.
-  await CancellationScope.nonCancellable(() => lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task: finishedTask(task) }));
-  upsertSearchAttributes([
-    { key: SA_SUBAGENTS, value: unique(state.tasks.map((t) => t.subagent)) },
-    { key: SA_STOP_REASONS, value: unique(state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
-  ]);
-  return { kind: 'subagent', toolCallId: task.taskId, task: finishedTask(task) };
-}
-
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
+async function closeOpenCalls(run: LeadRunContext, text: string): Promise<void> {
+  if (!run.ownCallIds || (run.open.size === 0 && run.unseenTurn === null)) return;
+  const calls = [...run.open.values()];
+  await CancellationScope.nonCancellable(() =>
+    lead.closeToolCalls({ threadId: run.input.threadId, runId: run.input.runId, calls, unseenTurn: run.unseenTurn, text }),
+  );
+  run.open.clear();
+  run.unseenTurn = null;
 }

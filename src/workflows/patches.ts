@@ -11,4 +11,10 @@ export const WORKFLOW_PATCHES = {
   admission: 'subagent-admission',
   /** `batch_task` runs a child batch workflow; older runs answered it as an unknown tool. */
   batchTask: 'batch-task',
+  /**
+   * Calls keyed by the run's own ids (`<turn>.<index>`), the lead's own tools as `runLeadTool`
+   * activities, refused tasks as failed tasks, outcomes written as soon as known, unanswered calls
+   * closed. Older runs keyed calls by the provider's id and answered other tools as unknown.
+   */
+  leadCalls: 'lead-calls',
 } as const;

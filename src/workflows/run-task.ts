@@ -21,8 +21,8 @@ export interface TaskContext {
  * grace period after dispatch (queue wait included), it is cancelled and ends `polling_timed_out`.
  * Runs recorded before the safety net existed had no such timer and replay without it.
  */
-export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
-  if (!patched(WORKFLOW_PATCHES.pollingSafetyNet)) return runTask(ctx, task, subagent);
+export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, toolCallId: string): Promise<TerminalDecision> {
+  if (!patched(WORKFLOW_PATCHES.pollingSafetyNet)) return runTask(ctx, task, subagent, toolCallId);
   const work = new CancellationScope();
   const timer = new CancellationScope();
   let overrun = false;
@@ -35,7 +35,7 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
     })
     .catch(() => undefined);
   try {
-    const decision = await work.run(() => runTask(ctx, task, subagent));
+    const decision = await work.run(() => runTask(ctx, task, subagent, toolCallId));
     return overrun ? pollingTimedOut(subagent.timeoutSeconds, 'running') : decision;
   } finally {
     timer.cancel();
@@ -43,13 +43,13 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
   }
 }
 
-async function runTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry): Promise<TerminalDecision> {
+async function runTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, toolCallId: string): Promise<TerminalDecision> {
   const { input, state, admission } = ctx;
   for (let attempt = 1; ; attempt++) {
     task.attempts = attempt;
     task.status = 'running';
     setCurrentDetails(progressDetails(state));
-    const outcome = await executeOnce(ctx, task, subagent, attempt);
+    const outcome = await executeOnce(ctx, task, subagent, toolCallId, attempt);
     const decision = decideTaskOutcome(outcome, {
       cancelRequested: CancellationScope.current().consideredCancelled,
       attempt,
@@ -62,7 +62,7 @@ async function runTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry
   }
 }
 
-async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, attempt: number): Promise<ExecutionOutcome> {
+async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, toolCallId: string, attempt: number): Promise<ExecutionOutcome> {
   const { input, admission } = ctx;
   const options: ActivityOptions = {
     taskQueue: SUBAGENT_TASK_QUEUE,
@@ -80,6 +80,7 @@ async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogE
         runId: input.runId,
         userId: input.userId,
         taskId: task.taskId,
+        toolCallId,
         turn: task.turn,
         attempt,
         subagentType: subagent.name,

@@ -62,6 +62,10 @@ export class PostgresRunEventStore implements RunEventStore {
   async listEvents(query: ListEventsQuery): Promise<RunEvent[]> {
     const params: unknown[] = [query.runId, query.afterSeq ?? 0];
     const where = ['run_id = $1', 'seq > $2'];
+    if (query.threadId !== undefined) {
+      params.push(query.threadId);
+      where.push(`thread_id = $${params.length}`);
+    }
     if (query.taskId !== undefined) {
       params.push(query.taskId);
       where.push(`task_id = $${params.length}`);

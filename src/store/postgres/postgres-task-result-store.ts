@@ -8,8 +8,8 @@ import { taskResultRef, type TaskResultStore } from '../task-result-store';
 export class PostgresTaskResultStore implements TaskResultStore {
   constructor(private readonly pool: Pool) {}
 
-  async putResult(entry: { runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
-    const ref = taskResultRef(entry.runId, entry.taskId, entry.attempt);
+  async putResult(entry: { threadId: string; runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
+    const ref = taskResultRef(entry.threadId, entry.runId, entry.taskId, entry.attempt);
     await this.pool.query(
       `INSERT INTO task_results (ref, run_id, task_id, attempt, text) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (ref) DO UPDATE SET text = EXCLUDED.text`,

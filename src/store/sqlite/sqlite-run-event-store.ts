@@ -54,6 +54,10 @@ export class SqliteRunEventStore implements RunEventStore {
       afterSeq: query.afterSeq ?? 0,
       limit: query.limit ?? DEFAULT_LIST_EVENTS_LIMIT,
     };
+    if (query.threadId !== undefined) {
+      where.push('thread_id = @threadId');
+      params.threadId = query.threadId;
+    }
     if (query.taskId !== undefined) {
       where.push('task_id = @taskId');
       params.taskId = query.taskId;

@@ -5,8 +5,8 @@ import type { SqliteDatabase } from './open-sqlite-database';
 export class SqliteTaskResultStore implements TaskResultStore {
   constructor(private readonly db: SqliteDatabase) {}
 
-  async putResult(entry: { runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
-    const ref = taskResultRef(entry.runId, entry.taskId, entry.attempt);
+  async putResult(entry: { threadId: string; runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
+    const ref = taskResultRef(entry.threadId, entry.runId, entry.taskId, entry.attempt);
     this.db
       .prepare('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)')
       .run(ref, entry.runId, entry.taskId, entry.attempt, entry.text);

@@ -12,7 +12,7 @@ export function persistenceSpec(location: StoresLocation): void {
       const first = await open();
       const [written] = await first.events.putBatch([event('e1', { payload: { n: 1 } })]);
       await first.messages.putMessageIfAbsent({ threadId: 't1', runId: 'run-1', key: 'k1', message: human('kept') });
-      const ref = await first.results.putResult({ runId: 'run-1', taskId: 'call_1', attempt: 1, text: 'full result' });
+      const ref = await first.results.putResult({ threadId: 'thread-1', runId: 'run-1', taskId: 'call_1', attempt: 1, text: 'full result' });
       const agent = await first.agents.createSubagent({ name: 'researcher', description: 'd', system_prompt: 'p' });
       const lead = await first.agents.putLeadAgent({ name: 'lead', allowed_subagents: ['researcher'] });
       const { batch } = await first.batches.createBatch(

@@ -5,10 +5,10 @@ import { useStores, type StoresInit } from './fixtures';
 export function taskResultStoreSpec(init: StoresInit): void {
   describe('TaskResultStore', () => {
     const stores = useStores(init);
-    const put = (attempt: number, text: string) => stores().results.putResult({ runId: 'run-1', taskId: 'call_1', attempt, text });
+    const put = (attempt: number, text: string) => stores().results.putResult({ threadId: 'thread-1', runId: 'run-1', taskId: 'call_1', attempt, text });
 
     it('formats refs', () => {
-      expect(taskResultRef('run-1', 'call_1', 2)).toBe('result:run-1:call_1:2');
+      expect(taskResultRef('thread-1', 'run-1', 'call_1', 2)).toBe('result:thread-1:run-1:call_1:2');
     });
 
     it('put/get round-trips the full text exactly (unicode, U+0000, 100k chars) under the ref', async () => {

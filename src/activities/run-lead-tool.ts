@@ -1,0 +1,79 @@
+import { AIMessage, mapStoredMessageToChatMessage, ToolMessage, type ToolCall } from '@langchain/core/messages';
+import { ToolInputParsingException } from '@langchain/core/tools';
+import { boundText, type LeadToolCallInput, type LeadToolResult } from '../contracts';
+import { messageKeys } from '../store';
+import { createAgentTools, ThreadWorkspace } from '../tools';
+import type { ActivityDeps } from './activity-deps';
+import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
+import { toolEndEvent, toolStartEvent } from './lead-tool-events';
+import { messageText } from './message-text';
+import { putThreadMessage } from './thread-writes';
+
+/**
+ * Builds the `runLeadTool` activity: one of the lead's own tool calls. It reads the arguments from
+ * the stored lead message (history holds only briefs), runs the tool in the thread's workspace with
+ * the activity's cancellation signal, and writes the tool message and `tool.end` itself. A tool
+ * error is a `failed` result the lead reads, never a failed activity; a cancellation is rethrown.
+ */
+export function createRunLeadTool(deps: ActivityDeps) {
+  return async function runLeadTool(input: LeadToolCallInput): Promise<LeadToolResult> {
+    const key = messageKeys.tool(input.runId, input.callId);
+    // A retry after the outcome was written returns it: the tool never runs twice for one call.
+    const written = await deps.stores.messages.getMessage(input.threadId, key);
+    if (written !== null) return resultOf(input.callId, mapStoredMessageToChatMessage(written));
+
+    const target = { threadId: input.threadId, runId: input.runId, callId: input.callId };
+    const call = await findCall(deps, input);
+    await deps.stores.events.putBatch([toolStartEvent(target, input.toolName, call?.args ?? {})]);
+    const outcome = await withHeartbeats((signal) => execute(deps, input, call, signal));
+    const message = new ToolMessage({
+      content: outcome.status === 'completed' ? outcome.output : `Error: ${outcome.error}`,
+      tool_call_id: input.toolCallId,
+      name: input.toolName,
+      status: outcome.status === 'completed' ? 'success' : 'error',
+    });
+    await putThreadMessage(deps, input.threadId, input.runId, key, message);
+    await deps.stores.events.putBatch([
+      toolEndEvent(target, input.toolName, outcome.status === 'completed' ? { status: 'completed', output: outcome.output } : { status: 'failed', error: outcome.error }),
+    ]);
+    return resultOf(input.callId, message);
+  };
+}
+
+type Execution = { readonly status: 'completed'; readonly output: string } | { readonly status: 'failed'; readonly error: string };
+
+async function execute(deps: ActivityDeps, input: LeadToolCallInput, call: ToolCall | null, signal: AbortSignal): Promise<Execution> {
+  if (call === null) return { status: 'failed', error: `Tool call ${input.callId} was not found in lead turn ${input.turn}` };
+  // The run's snapshot decides, whatever the stored message names.
+  if (!input.allowedTools.includes(call.name)) return { status: 'failed', error: `Tool '${call.name}' is not available to this agent` };
+  const { config } = deps;
+  const [tool] = createAgentTools({
+    workspace: new ThreadWorkspace(config.store.data_dir, input.threadId),
+    sandbox: config.sandbox,
+    webFetch: config.web_fetch,
+    names: [call.name],
+  });
+  if (tool === undefined) return { status: 'failed', error: `Tool '${call.name}' is not available in this deployment` };
+  try {
+    const output: unknown = await tool.invoke(call.args, { signal });
+    return { status: 'completed', output: typeof output === 'string' ? output : (JSON.stringify(output) ?? '') };
+  } catch (err) {
+    rethrowIfCancelled(signal);
+    if (err instanceof ToolInputParsingException) return { status: 'failed', error: `Invalid arguments for ${call.name}: ${err.message}` };
+    return { status: 'failed', error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** The call in the stored lead message, by its tool-call id there (unique in the thread). */
+async function findCall(deps: ActivityDeps, input: LeadToolCallInput): Promise<ToolCall | null> {
+  const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
+  const message = stored ? mapStoredMessageToChatMessage(stored) : null;
+  const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
+  return calls.find((c) => c.id === input.toolCallId) ?? null;
+}
+
+function resultOf(callId: string, message: ReturnType<typeof mapStoredMessageToChatMessage>): LeadToolResult {
+  const text = messageText(message.content);
+  const failed = ToolMessage.isInstance(message) && message.status === 'error';
+  return { callId, status: failed ? 'failed' : 'completed', outputBrief: boundText(text), error: failed ? boundText(text.replace(/^Error: /, '')) : null };
+}

@@ -1,0 +1,230 @@
+import { CancellationScope, executeChild, isCancellation, patched, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { AdmissionDecision, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
+import { boundText } from '../contracts/bounded-text';
+import { finishedTask } from '../contracts/finished-task';
+import { SA_BATCH_ID, SA_STOP_REASONS, SA_SUBAGENTS, SA_USER_ID } from '../contracts/search-attributes';
+import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
+import { lead } from './activity-proxies';
+import { batchWorkflowId } from './batch-messages';
+import { batchWorkflow } from './batch-workflow';
+import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
+import { leadToolSummary, planLeadCalls, type PlannedCall } from './lead-call-plan';
+import type { LeadRunContext } from './lead-run-context';
+import { decideLeadToolFailure } from './lead-tool-outcome';
+import { WORKFLOW_PATCHES } from './patches';
+import { progressDetails } from './progress-details';
+import { applyDecision, runTaskWithSafetyNet, type TaskContext } from './run-task';
+import { capacityRejected, type TerminalDecision } from './task-outcome';
+
+/**
+ * Runs every tool call of one lead response in parallel: tasks (after admission), the batch of a
+ * `batch_task` call, the lead's own tools; refused and unknown calls are answered at once. Each
+ * outcome is written as soon as it is known; runs recorded before that return the outcomes for the
+ * next model step to write.
+ */
+export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolCall[], callIds: readonly string[], turn: number): Promise<ToolOutcome[]> {
+  const { input, state } = run;
+  // Runs recorded before batches existed answered `batch_task` as an unknown tool.
+  const batches = calls.some((call) => call.name === BATCH_TASK_TOOL_NAME) && patched(WORKFLOW_PATCHES.batchTask);
+  const plan = planLeadCalls(calls, callIds, {
+    catalog: input.catalog,
+    allowedSubagents: input.allowedSubagents,
+    hostBashAllowed: input.hostBashAllowed,
+    leadTools: run.ownCallIds ? input.leadTools : [],
+    batches,
+  });
+  if (run.ownCallIds) for (const planned of plan) run.open.set(planned.ref.callId, planned.ref);
+  const taskCount = plan.filter((p) => p.kind === 'task').length;
+  // Runs recorded before admission existed scheduled every task directly.
+  const admission: AdmissionDecision | null =
+    taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await lead.admitSubagents({ requested: taskCount }) : null;
+  const ctx: TaskContext = { input, state, admission };
+  let admitted = 0;
+  const outcomes = await Promise.all(
+    plan.map((planned, index): Promise<ToolOutcome | null> => {
+      if (planned.kind === 'task') {
+        const refused = admission !== null && admitted++ >= admission.admitted;
+        return runTask(run, ctx, planned, turn, refused ? capacityRejected(admission.rejection ?? admission.capacityMessage) : null);
+      }
+      return answerCall(run, planned, turn, calls[index]);
+    }),
+  );
+  return run.ownCallIds ? [] : outcomes.filter((o): o is ToolOutcome => o !== null);
+}
+
+async function answerCall(run: LeadRunContext, planned: Exclude<PlannedCall, { kind: 'task' }>, turn: number, call: ToolCall | undefined): Promise<ToolOutcome | null> {
+  const { ref } = planned;
+  switch (planned.kind) {
+    case 'leadTool':
+      await runLeadTool(run, ref, turn, call ?? { id: ref.toolCallId, name: ref.toolName, args: {}, argsTruncated: false });
+      return null;
+    case 'batch':
+      return deliver(run, ref, await runLeadBatch(run, ref, turn));
+    case 'unknown':
+      return deliver(run, ref, { kind: 'error', toolCallId: ref.toolCallId, toolName: ref.toolName, error: planned.error });
+    case 'refusedTask': {
+      if (!run.ownCallIds) return { kind: 'error', toolCallId: ref.toolCallId, toolName: TASK_TOOL_NAME, error: planned.error };
+      // A refused task is a failed task: listed with its error, one `subagent.end`, no start.
+      const task = newTask(ref.callId, turn, planned.subagentType, planned.description);
+      run.state.tasks.push(task);
+      applyDecision(task, { kind: 'terminal', status: 'failed', stopReason: null, error: planned.error, errorCode: null, result: null });
+      return finishTask(run, ref, task);
+    }
+    default: {
+      const unreachable: never = planned;
+      throw new Error(`unknown planned call ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+/**
+ * Writes one call's outcome (tool message; a task's `subagent.end`, a lead tool's `tool.end`) as
+ * soon as it is known, even while the run is being cancelled. Runs recorded before outcomes were
+ * written at once hand it to the next model step instead.
+ */
+async function deliver(run: LeadRunContext, ref: LeadCallRef, outcome: ToolOutcome): Promise<ToolOutcome> {
+  if (!run.ownCallIds) return outcome;
+  const { threadId, runId } = run.input;
+  await CancellationScope.nonCancellable(() => lead.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome }));
+  run.open.delete(ref.callId);
+  return outcome;
+}
+
+/** One of the lead's own tool calls as one `runLeadTool` activity; it writes its own tool message. */
+async function runLeadTool(run: LeadRunContext, ref: LeadCallRef, turn: number, call: ToolCall): Promise<void> {
+  const { input, state } = run;
+  const entry: LeadToolState = { callId: ref.callId, turn, tool: ref.toolName, status: 'running', error: null };
+  state.leadTools.push(entry);
+  setCurrentDetails(progressDetails(state));
+  const limits = { timeoutSeconds: input.limits.leadToolTimeoutSeconds, heartbeatTimeoutSeconds: input.limits.leadToolHeartbeatTimeoutSeconds };
+  try {
+    const result = await lead.runLeadTool.executeWithOptions(
+      {
+        activityId: ref.callId,
+        summary: boundText(leadToolSummary(call), 200),
+        startToCloseTimeout: limits.timeoutSeconds * 1000,
+        heartbeatTimeout: limits.heartbeatTimeoutSeconds * 1000,
+        // A tool may have side effects: it never runs twice behind the lead's back.
+        retry: { maximumAttempts: 1 },
+      },
+      [{ threadId: input.threadId, runId: input.runId, userId: input.userId, turn, callId: ref.callId, toolCallId: ref.toolCallId, toolName: ref.toolName, allowedTools: [...input.leadTools] }],
+    );
+    entry.status = result.status;
+    entry.error = result.error;
+    run.open.delete(ref.callId);
+  } catch (err) {
+    const failure = decideLeadToolFailure(classifyActivityFailure(err), limits);
+    entry.status = failure.status;
+    entry.error = failure.error;
+    // A cancelled call is closed with the run's closing message.
+    if (failure.status === 'failed') await deliver(run, ref, { kind: 'leadTool', toolCallId: ref.toolCallId, toolName: ref.toolName, status: 'failed', error: failure.error });
+  } finally {
+    setCurrentDetails(progressDetails(state));
+  }
+}
+
+/**
+ * One `batch_task` call: the batch is validated and stored by an activity, then runs as a child
+ * `batchWorkflow` (cancelled with the run). Its items never count toward the run's `task` budget.
+ */
+async function runLeadBatch(run: LeadRunContext, ref: LeadCallRef, turn: number): Promise<ToolOutcome> {
+  const { input, state } = run;
+  const error = (message: string): ToolOutcome => ({ kind: 'error', toolCallId: ref.toolCallId, toolName: BATCH_TASK_TOOL_NAME, error: message });
+  const prepared = await lead.prepareLeadBatch({
+    threadId: input.threadId,
+    runId: input.runId,
+    userId: input.userId,
+    turn,
+    toolCallId: ref.toolCallId,
+    ...(run.ownCallIds ? { callId: ref.callId } : {}),
+    modelName: input.modelName,
+    catalog: input.catalog,
+  });
+  if (!prepared.ok) return error(prepared.error);
+  const { runtime } = prepared.batch;
+  const batch: LeadBatch = {
+    toolCallId: ref.toolCallId,
+    batchId: runtime.batchId,
+    ownerId: runtime.ownerId,
+    status: 'running',
+    counts: { pending: prepared.batch.itemCount, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 },
+  };
+  state.batches.push(batch);
+  setCurrentDetails(progressDetails(state));
+  try {
+    const final = await executeChild(batchWorkflow, {
+      workflowId: batchWorkflowId(runtime.batchId),
+      args: [prepared.batch],
+      staticSummary: boundText(`batch of ${prepared.batch.itemCount} from ${input.runId}: ${prepared.batch.title}`, 200),
+      typedSearchAttributes: [
+        { key: SA_BATCH_ID, value: runtime.batchId },
+        { key: SA_USER_ID, value: runtime.ownerId },
+      ],
+    });
+    batch.status = final.status;
+    batch.counts = final.counts;
+  } catch (err) {
+    if (isCancellation(err)) throw err;
+    batch.status = 'failed';
+    return error(`Batch ${runtime.batchId} failed: ${failureMessage(err)}`);
+  }
+  setCurrentDetails(progressDetails(state));
+  return { kind: 'batch', toolCallId: ref.toolCallId, batch: { ...batch, counts: { ...batch.counts } } };
+}
+
+function newTask(taskId: string, turn: number, subagent: string, description: string): TaskState {
+  return {
+    taskId,
+    turn,
+    subagent,
+    description,
+    status: 'pending',
+    stopReason: null,
+    modelName: null,
+    usage: null,
+    resultBrief: null,
+    resultSha256: null,
+    resultRef: null,
+    error: null,
+    errorCode: null,
+    attempts: 0,
+    evidence: null,
+  };
+}
+
+/** Runs one task (unless admission already refused it), then records its single terminal event. */
+async function runTask(
+  run: LeadRunContext,
+  ctx: TaskContext,
+  planned: Extract<PlannedCall, { kind: 'task' }>,
+  turn: number,
+  refusal: TerminalDecision | null,
+): Promise<ToolOutcome> {
+  const task = newTask(planned.ref.callId, turn, planned.subagent.name, planned.description);
+  run.state.tasks.push(task);
+  const decision = refusal ?? (await runTaskWithSafetyNet(ctx, task, planned.subagent, planned.ref.toolCallId));
+  applyDecision(task, decision);
+  return finishTask(run, planned.ref, task);
+}
+
+/** Records a terminal task: its `subagent.end` (and, for newer runs, its tool message) and the run's search attributes. */
+async function finishTask(run: LeadRunContext, ref: LeadCallRef, task: TaskState): Promise<ToolOutcome> {
+  const { input, state } = run;
+  setCurrentDetails(progressDetails(state));
+  const outcome: ToolOutcome = { kind: 'subagent', toolCallId: ref.toolCallId, task: finishedTask(task) };
+  if (run.ownCallIds) {
+    await deliver(run, ref, outcome);
+  } else {
+    // The terminal event must be written even when the run is being cancelled.
+    await CancellationScope.nonCancellable(() => lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task: finishedTask(task) }));
+  }
+  upsertSearchAttributes([
+    { key: SA_SUBAGENTS, value: unique(state.tasks.flatMap((t) => (t.subagent ? [t.subagent] : []))) },
+    { key: SA_STOP_REASONS, value: unique(state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
+  ]);
+  return outcome;
+}
+
+function unique(values: readonly string[]): string[] {
+  return [...new Set(values)];
+}

@@ -1,0 +1,16 @@
+import type { LeadCallRef, LeadRunInput, LeadRunState } from '../contracts';
+
+/** One lead run's input, live state and call bookkeeping, shared by the workflow's parts. */
+export interface LeadRunContext {
+  readonly input: LeadRunInput;
+  readonly state: LeadRunState;
+  /**
+   * Runs started after patch `lead-calls`: calls keyed by the run's own ids, the lead's own tools,
+   * every outcome written as soon as it is known, unanswered calls closed. Older runs replay without.
+   */
+  readonly ownCallIds: boolean;
+  /** Calls of the current response whose outcome is not written yet, by call id. */
+  readonly open: Map<string, LeadCallRef>;
+  /** The turn of a model step in flight: its stored message may hold calls the run never saw. */
+  unseenTurn: number | null;
+}
