@@ -100,3 +100,5 @@ export { approximateTokens, shouldCompact, compactionCut, renderForSummary } fro
 export type { CompactableMessage, CompactionTrigger } from './compaction';
 export { recursionLimitForTurns } from './turn-recursion-limit';
 export type { MiddlewareHooks } from './turn-recursion-limit';
+export { DANGLING_REPAIR_KEY, DANGLING_TOOL_CALL_TEXT, repairDanglingToolCalls } from './dangling-tool-calls';
+export type { DanglingRepairMessage, DanglingRepairToolCall, DanglingToolMessageFields } from './dangling-tool-calls';

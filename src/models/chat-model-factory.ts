@@ -33,7 +33,8 @@ export interface CreateChatModelOptions {
  * - `openai`: `ChatOpenAI`, any OpenAI-compatible endpoint through `base_url`.
  * - `anthropic`: `ChatAnthropic`.
  * - `ollama`: `ChatOllama` (default endpoint {@link DEFAULT_OLLAMA_BASE_URL}).
- * - `scripted`: {@link ScriptedChatModel} replaying `script` (parsed once per file version).
+ * - `scripted`: {@link ScriptedChatModel} replaying `script` (parsed once per file version),
+ *   strict like a provider unless `strict: false`.
  * @throws {@link MissingApiKeyError} when a required API key variable is unset
  * @throws {@link ModelNotConfiguredError} when the entry lacks `model` (or `script` for scripted)
  * @throws {@link ScenarioInvalidError} when the scripted model's scenario file is invalid
@@ -80,6 +81,7 @@ export function createChatModel(config: ModelConfig, options: CreateChatModelOpt
         scenario: loadScenarioCached(script),
         role: options.role,
         modelName: config.name,
+        ...(config.strict === undefined ? {} : { strict: config.strict }),
         ...(options.callbacks === undefined ? {} : { callbacks: options.callbacks }),
       });
     }

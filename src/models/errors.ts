@@ -3,6 +3,8 @@
  * fields, an optional `cause`, and an `isXxx()` predicate to use instead of `instanceof`.
  */
 
+import type { ProviderRequestViolation } from './provider-request-rules';
+
 /** Every failure kind this layer raises. */
 export const ModelErrorCode = {
   ScenarioInvalid: 'SCENARIO_INVALID',
@@ -73,20 +75,32 @@ export class MissingApiKeyError extends ModelError {
 }
 
 /**
- * The simulated provider failure of a scripted `error` turn. Like provider SDK errors it carries an
- * HTTP `status` when the text starts with one (`"429 rate limited"` → `status: 429`), so retry
- * middleware can classify it the same way as a real provider error.
+ * A simulated provider failure: a scripted `error` turn, or a request the scripted model rejects
+ * as strict providers do ({@link ScriptedProviderError.invalidRequest}). Like provider SDK errors
+ * it carries an HTTP `status` when the text starts with one (`"429 rate limited"` → `status: 429`),
+ * so retry middleware can classify it the same way as a real provider error.
  */
 export class ScriptedProviderError extends ModelError {
   override readonly name = 'ScriptedProviderError';
   readonly code = ModelErrorCode.ScriptedProvider;
   /** HTTP status parsed from the leading three digits of the message, if any. */
   readonly status: number | undefined;
+  /** The broken request rule, for a rejected request; undefined for a scripted `error` turn. */
+  readonly violation: ProviderRequestViolation | undefined;
 
-  constructor(message: string) {
+  constructor(message: string, options?: { violation?: ProviderRequestViolation }) {
     super(message);
     const m = /^([1-5]\d\d)(?:\s|$|:)/.exec(message);
     this.status = m?.[1] === undefined ? undefined : Number(m[1]);
+    this.violation = options?.violation;
+  }
+
+  /**
+   * The 400 a strict provider answers to a malformed request, e.g.
+   * `400 invalid request: messages[3]: assistant tool call 'call_1' has no tool message after it`.
+   */
+  static invalidRequest(violation: ProviderRequestViolation): ScriptedProviderError {
+    return new ScriptedProviderError(`400 invalid request: ${violation.detail}`, { violation });
   }
 }
 

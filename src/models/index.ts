@@ -25,6 +25,8 @@ export {
   selectSubagentTurns,
 } from './scenario';
 export type { Scenario, ScenarioTurn, ScenarioToolCall, ScenarioUsage, SubagentRule } from './scenario';
+export { checkProviderRequest, ProviderRequestRule } from './provider-request-rules';
+export type { ProviderRequestViolation, RequestMessage, RequestToolCall } from './provider-request-rules';
 export { turnAt } from './turn-cursor';
 export type { Repeatable, TurnLookup } from './turn-cursor';
 export { abortableDelay, abortReason } from './abortable-delay';

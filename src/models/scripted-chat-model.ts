@@ -10,6 +10,7 @@ import type { ChatResult } from '@langchain/core/outputs';
 
 import { abortReason, abortableDelay } from './abortable-delay';
 import { ScriptedProviderError } from './errors';
+import { checkProviderRequest } from './provider-request-rules';
 import { selectSubagentTurns, type Scenario, type ScenarioTurn } from './scenario';
 import { turnAt } from './turn-cursor';
 
@@ -43,6 +44,11 @@ export interface ScriptedChatModelFields extends BaseChatModelParams {
   readonly role: ModelRole;
   /** Reported as `response_metadata.model_name`; the configured model name. */
   readonly modelName: string;
+  /**
+   * Reject a request a strict provider would reject, with a 400 {@link ScriptedProviderError}
+   * (see `checkProviderRequest`). @default true
+   */
+  readonly strict?: boolean;
 }
 
 /** State a `bindTools` copy shares with its origin. @internal */
@@ -61,6 +67,9 @@ interface SharedScript {
  * fresh instance derives its position from the conversation on its first call (the number of
  * AIMessages after the last turn-opening HumanMessage). From then on the cursor advances by one per
  * call, so history rewrites inside one instance (summarization) cannot move it back.
+ *
+ * Strict like a provider: unless `strict: false`, a request whose messages break the rules strict
+ * providers enforce (`checkProviderRequest`) fails with a 400 before any turn is consumed.
  */
 export class ScriptedChatModel extends BaseChatModel {
   /** Configured model name (echoed in `response_metadata.model_name`). */
@@ -69,6 +78,8 @@ export class ScriptedChatModel extends BaseChatModel {
   readonly role: ModelRole;
   /** Names of the tools given to `bindTools` (never called `tools`: createAgent rejects that). */
   readonly boundToolNames: readonly string[];
+  /** Whether malformed requests are rejected as strict providers do. */
+  readonly strict: boolean;
   private readonly turns: readonly ScenarioTurn[];
   private readonly cursor: ScriptCursor;
   private readonly fields: ScriptedChatModelFields;
@@ -78,10 +89,11 @@ export class ScriptedChatModel extends BaseChatModel {
    * @param shared - cursor and turns of the instance this one was bound from @internal
    */
   constructor(fields: ScriptedChatModelFields, shared?: SharedScript) {
-    const { scenario, role, modelName, ...base } = fields;
+    const { scenario, role, modelName, strict, ...base } = fields;
     super(base);
     this.modelName = modelName;
     this.role = role;
+    this.strict = strict ?? true;
     this.turns = shared?.turns ?? turnsFor(scenario, role);
     this.cursor = shared?.cursor ?? { position: null, run: 1 };
     this.boundToolNames = shared?.boundToolNames ?? [];
@@ -116,9 +128,10 @@ export class ScriptedChatModel extends BaseChatModel {
   }
 
   /**
-   * Answers the next scripted turn.
+   * Answers the next scripted turn. A request rejected by the strict check consumes no turn.
    * @throws the abort reason when `options.signal` aborts (also during `delay_ms`)
-   * @throws {@link ScriptedProviderError} for an `error` turn
+   * @throws {@link ScriptedProviderError} for an `error` turn, and (status 400) for a request a
+   * strict provider would reject, unless `strict: false`
    */
   override async _generate(
     messages: BaseMessage[],
@@ -127,6 +140,8 @@ export class ScriptedChatModel extends BaseChatModel {
   ): Promise<ChatResult> {
     const signal = options.signal;
     if (signal?.aborted === true) throw abortReason(signal);
+    const violation = this.strict ? checkProviderRequest(messages) : null;
+    if (violation !== null) throw ScriptedProviderError.invalidRequest(violation);
     if (this.role.kind === 'summarizer') return this.result(scriptedSummary(messages), [], undefined);
     if (this.cursor.position === null) Object.assign(this.cursor, deriveCursor(messages));
     const position = this.cursor.position ?? 0;

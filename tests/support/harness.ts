@@ -66,6 +66,7 @@ export async function startHarness(
   });
   const running = workers.run();
   const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
+  let closed = false;
   return {
     loaded,
     recorder,
@@ -78,7 +79,10 @@ export async function startHarness(
       await started.handle.result().catch(() => undefined);
       return { state: await client.getState(started.workflowId), workflowId: started.workflowId };
     },
+    /** Idempotent: a test may close a harness early to start another on the same store (`options.dir`). */
     async close() {
+      if (closed) return;
+      closed = true;
       workers.shutdown();
       await running;
       await stores.close();

@@ -59,6 +59,17 @@ describe('zod issue messages', () => {
     expect(problemsOf('models: [{ name: x, provider: scripted }]')).toEqual(['models.0.script: is required for provider "scripted"']);
   });
 
+  it('accepts strict only on scripted models', () => {
+    expect(problemsOf('models: [{ name: x, provider: openai, model: m, strict: false }]')).toEqual([
+      'models.0.strict: is not used by provider "openai" (scripted only)',
+    ]);
+    expect(problemsOf('models: [{ name: x, provider: scripted, script: s.yaml, strict: "no" }]')).toEqual([
+      'models.0.strict: expected boolean, got string',
+    ]);
+    const scripted = AppConfigSchema.parse({ models: [{ name: 'x', provider: 'scripted', script: 's.yaml', strict: false }, { name: 'y', provider: 'scripted', script: 's.yaml' }] });
+    expect(scripted.models.map((m) => m.strict)).toEqual([false, undefined]);
+  });
+
   it('checks loop-detection thresholds against each other', () => {
     expect(problemsOf('loop_detection: { warn_threshold: 6, tool_freq_overrides: { bash: { warn: 5, hard_limit: 2 } } }')).toEqual([
       'loop_detection.tool_freq_overrides.bash.hard_limit: must be >= warn',

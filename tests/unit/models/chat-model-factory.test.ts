@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
 import { ChatAnthropic } from '@langchain/anthropic';
-import { HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { ChatOllama } from '@langchain/ollama';
 import { ChatOpenAI } from '@langchain/openai';
 
@@ -126,6 +126,15 @@ describe('createChatModel', () => {
     expect(first.response_metadata).toMatchObject({ model_name: 'demo', finish_reason: 'tool_calls' });
     const subagent = createChatModel(config, { configDir: FIXTURES, role: { kind: 'subagent', taskPrompt: 'Find X now' } });
     expect((await subagent.invoke([new HumanMessage('Find X now')])).tool_calls?.[0]?.name).toBe('bash');
+  });
+
+  it('passes strict: false through to the scripted model (strict when absent)', async () => {
+    const strict = createChatModel(cfg({ name: 'demo', provider: 'scripted', script: './scenarios/demo.yaml' }), opts());
+    const lenient = createChatModel(cfg({ name: 'demo', provider: 'scripted', script: './scenarios/demo.yaml', strict: false }), opts());
+    expect([(strict as ScriptedChatModel).strict, (lenient as ScriptedChatModel).strict]).toEqual([true, false]);
+    const dangling = [new HumanMessage('go'), new AIMessage({ content: '', tool_calls: [{ type: 'tool_call', id: 'c1', name: 'bash', args: {} }] })];
+    await expect(strict.invoke(dangling)).rejects.toMatchObject({ status: 400 });
+    await expect(lenient.invoke(dangling)).resolves.toBeInstanceOf(AIMessage);
   });
 
   it('surfaces an invalid or missing scenario file as ScenarioInvalidError', () => {

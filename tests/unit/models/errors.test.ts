@@ -24,6 +24,16 @@ describe('model errors', () => {
     expect(err.code).toBe('SCRIPTED_PROVIDER_ERROR');
   });
 
+  it('words a rejected request as a provider 400 and keeps the violation', () => {
+    const violation = { rule: 'orphan_tool_message', index: 2, detail: "messages[2]: tool message without its call (tool_call_id 'c1')" } as const;
+    const err = ScriptedProviderError.invalidRequest(violation);
+    expect(err.message).toBe("400 invalid request: messages[2]: tool message without its call (tool_call_id 'c1')");
+    expect(err.status).toBe(400);
+    expect(err.violation).toBe(violation);
+    expect(new ScriptedProviderError('429 rate limited').violation).toBeUndefined();
+    expect(isScriptedProviderError(err)).toBe(true);
+  });
+
   it('predicates check the brand and code, not the class', () => {
     const scenario = new ScenarioInvalidError('a.yaml', ['lead: bad'], 'scenario a.yaml: lead: bad');
     const key = new MissingApiKeyError('m', 'X_KEY');
