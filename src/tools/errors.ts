@@ -1,7 +1,7 @@
 /**
- * Errors thrown by the workspace tools. The agent runtime turns a thrown tool error into an error
- * ToolMessage, so every message is written for the model: it names the virtual path it was given,
- * never a host path.
+ * Errors thrown by the workspace tools and `web_fetch`. The agent runtime turns a thrown tool error
+ * into an error ToolMessage, so every message is written for the model: a workspace error names the
+ * virtual path it was given, never a host path.
  */
 
 /** Machine-readable reason of a {@link WorkspaceToolError}. */
@@ -86,4 +86,43 @@ export function toWorkspaceToolError(err: unknown, virtualPath: string): Workspa
   const known = errno === undefined ? undefined : ERRNO_CODES[errno];
   if (known !== undefined) return new WorkspaceToolError(known.code, `${known.text}: ${virtualPath}`, { cause: err });
   return new WorkspaceToolError('IO_ERROR', `I/O error on ${virtualPath}: ${errno ?? 'unknown error'}`, { cause: err });
+}
+
+/** Machine-readable reason of a {@link WebFetchError}. */
+export type WebFetchErrorCode =
+  /** Not a URL, not http(s), or carries credentials. */
+  | 'INVALID_URL'
+  /** The host is, or resolves to, a loopback/private/link-local/... address. */
+  | 'BLOCKED_ADDRESS'
+  | 'DNS_FAILED'
+  /** Connection refused or reset, TLS failure. */
+  | 'CONNECTION_FAILED'
+  /** Redirect without Location, unknown Content-Encoding, corrupt or cut-off body. */
+  | 'BAD_RESPONSE'
+  | 'TIMEOUT'
+  | 'TOO_MANY_REDIRECTS'
+  /** The final response is not 2xx. */
+  | 'HTTP_STATUS'
+  /** JSON, images, PDFs, ...: only HTML and plain text are read. */
+  | 'UNSUPPORTED_CONTENT_TYPE'
+  /** The body is larger than `max_response_bytes`. */
+  | 'RESPONSE_TOO_LARGE';
+
+/**
+ * Error thrown by the `web_fetch` tool on purpose. Like the workspace errors, the message is
+ * written for the model: it names the URL and says what to do differently when there is a choice.
+ */
+export class WebFetchError extends Error {
+  override readonly name: string = 'WebFetchError';
+  readonly code: WebFetchErrorCode;
+
+  constructor(code: WebFetchErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** True for a {@link WebFetchError}, optionally only one with the given code. */
+export function isWebFetchError(err: unknown, code?: WebFetchErrorCode): err is WebFetchError {
+  return err instanceof WebFetchError && (code === undefined || err.code === code);
 }

@@ -1,4 +1,4 @@
-/** Workspace-confined tools for subagents: path mapping, errors and the langchain tools. */
+/** Workspace-confined tools for subagents, `web_fetch`: path mapping, errors and the langchain tools. */
 export {
   ThreadWorkspace,
   VIRTUAL_ROOT,
@@ -8,16 +8,20 @@ export {
 } from './thread-workspace';
 export type { WorkspaceFolder } from './thread-workspace';
 export {
+  WebFetchError,
   WorkspacePathError,
   WorkspaceToolError,
   hasWorkspaceErrorCode,
+  isWebFetchError,
   isWorkspacePathError,
   isWorkspaceToolError,
   toWorkspaceToolError,
 } from './errors';
-export type { WorkspacePathErrorCode, WorkspaceToolErrorCode } from './errors';
+export type { WebFetchErrorCode, WorkspacePathErrorCode, WorkspaceToolErrorCode } from './errors';
 export { WORKSPACE_TOOL_NAMES, createWorkspaceTools } from './workspace-tools';
 export type { CreateWorkspaceToolsOptions, WorkspaceSandboxOptions, WorkspaceToolName } from './workspace-tools';
+export { createAgentTools } from './lead-tools';
+export type { AgentToolsOptions } from './lead-tools';
 export { createBashTool } from './bash-tool';
 export type { BashToolOptions } from './bash-tool';
 export {
@@ -29,6 +33,10 @@ export {
 } from './file-tools';
 export type { FileToolOptions, ReadOnlyMount } from './file-tools';
 export { HeadTailBuffer, capHeadTail } from './output-cap';
+export { WEB_FETCH_TOOL_NAME, createWebFetchTool } from './web-fetch-tool';
+export type { WebFetchLookup, WebFetchToolOptions } from './web-fetch-tool';
+export { classifyAddress, describeAddressClass, isPublicAddress } from './network-guard';
+export type { AddressClass } from './network-guard';
 export { runShellCommand } from './run-command';
 export type { RunShellCommandOptions, RunShellCommandResult } from './run-command';
 export {
