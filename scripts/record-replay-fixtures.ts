@@ -20,9 +20,15 @@ interface FixtureRecipe {
   readonly description: string;
   readonly scenario: () => Record<string, unknown>;
   readonly config?: Record<string, unknown>;
+  /** How the run must end for the history to be kept. @default 'completed' */
+  readonly expectStatus?: 'completed' | 'failed';
   /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
   readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
 }
+
+/** The demo as it was before the lead had tools of its own (the older demo fixtures' scenario). */
+const delegationOnlyDemo = () =>
+  parse(readFileSync(join(findProjectRoot(), 'tests', 'fixtures', 'scenarios', 'demo-delegation-only.yaml'), 'utf8')) as Record<string, unknown>;
 
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
 
@@ -30,19 +36,52 @@ const RECIPES: Record<string, FixtureRecipe> = {
   demo: {
     file: 'demo-lead-run.json',
     description: 'The npm start demo: one lead turn with two parallel task calls (general-purpose, bash), then a final answer.',
-    scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+    scenario: delegationOnlyDemo,
   },
   'safety-net': {
     file: 'demo-lead-run-safety-net.json',
     description:
       'The demo again, recorded with the per-task safety-net timers (patch "task-polling-safety-net"): two parallel tasks, each raced against its timeout + grace.',
-    scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+    scenario: delegationOnlyDemo,
   },
   admission: {
     file: 'demo-lead-run-admission.json',
     description:
       'The demo again, recorded with the admission check before a response\'s tasks are scheduled (patch "subagent-admission").',
+    scenario: delegationOnlyDemo,
+  },
+  'demo-lead-tools': {
+    file: 'demo-lead-tools.json',
+    description:
+      'The npm start demo with the lead\'s own tools (patch "lead-calls"): a direct write_file call (runLeadTool), then two parallel tasks keyed by the run\'s call ids, each outcome written by recordToolOutcome, then the answer.',
     scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+  },
+  'lead-calls-mixed': {
+    file: 'lead-calls-mixed.json',
+    description:
+      'Patch "lead-calls": one response mixing a direct read_file, two tasks sharing the provider id "dup", a task naming an unknown subagent (a failed task) and an unknown tool; then the answer.',
+    scenario: () => ({
+      lead: [
+        {
+          tool_calls: [
+            { name: 'ls', args: { path: '.' } },
+            { ...task(1), id: 'dup' },
+            { ...task(2), id: 'dup' },
+            { name: 'task', args: { description: 'Nobody', prompt: 'nobody', subagent_type: 'wizard' } },
+            { name: 'teleport', args: {} },
+          ],
+        },
+        { content: 'done' },
+      ],
+      subagents: [{ match: '*', turns: [{ content: 'done' }] }],
+    }),
+  },
+  'lead-turn-cap': {
+    file: 'lead-turn-cap.json',
+    description: 'Patch "lead-calls": a lead with max_turns 1 whose only response has a direct call and a task: neither runs, closeToolCalls answers both "not run", the run fails turn_capped.',
+    scenario: () => ({ lead: [{ tool_calls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }, task(1)] }] }),
+    config: { agents: { default: { max_turns: 1 } } },
+    expectStatus: 'failed',
   },
   'delegation-limit': {
     file: 'delegation-limit.json',
@@ -134,7 +173,7 @@ async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixtur
     const harness = await startHarness(env, recipe.scenario(), recipe.config);
     try {
       const { state, workflowId } = await harness.run({ message: name, threadId: `replay-${name}`, runId: 'run-1' });
-      if (state.status !== 'completed') throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
+      if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
       await saveHistory(env, workflowId, recipe.file);
       return [{ file: recipe.file, workflowId, description: recipe.description }];
     } finally {

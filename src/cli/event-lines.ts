@@ -31,6 +31,12 @@ export function describeEvent(event: RunEvent): string {
       const detail = field(p, 'error') ?? field(p, 'result');
       return `${tag} ${String(field(p, 'status'))} (${tokens})${detail === undefined ? '' : `: ${oneLine(String(detail))}`}`;
     }
+    case 'tool.start':
+      return `${tag} lead calls ${String(field(p, 'tool'))}(${oneLine(String(field(p, 'args') ?? ''), 60)})`;
+    case 'tool.end': {
+      const detail = field(p, 'error') ?? field(p, 'output');
+      return `${tag} ${String(field(p, 'tool'))} ${String(field(p, 'status'))}${detail === undefined ? '' : ` → ${oneLine(String(detail))}`}`;
+    }
     default:
       return `${tag} ${event.event}`;
   }

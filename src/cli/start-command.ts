@@ -6,9 +6,9 @@ import { executeRun } from './execute-run';
 import { buildRunReport } from './run-report';
 import { startRuntime, workflowUiUrl } from './runtime';
 
-/** What the demo asks the lead; the bundled scenario delegates two parallel scopes for it. */
+/** What the demo asks the lead; the bundled scenario writes a plan itself, then delegates two parallel scopes. */
 export const DEMO_MESSAGE =
-  'Create three note files under notes/ in the workspace and count them; independently, report the host kernel name and the current UTC year.';
+  'Write a short plan to plan.md, then create three note files under notes/ in the workspace and count them; independently, report the host kernel name and the current UTC year.';
 
 /** The bundled offline demo config (scripted model). */
 export function demoConfigPath(): string {
@@ -32,7 +32,8 @@ export async function startCommand(userConfig: LoadedConfig, options: { wait: bo
     printer.finish();
     const report = await buildRunReport(runtime.stores, run.state, run.started.workflowId);
     const done = report.tasks.filter((t) => t.status === 'completed').length;
-    out(`run ${report.status} with ${done}/${report.tasks.length} subagent tasks completed`);
+    const direct = report.lead_tools.filter((t) => t.status === 'completed').length;
+    out(`run ${report.status} with ${direct}/${report.lead_tools.length} direct tool calls and ${done}/${report.tasks.length} subagent tasks completed`);
     out(`final answer:\n${report.final_message ?? run.state.error ?? '(none)'}`);
     if (runtime.uiUrl) {
       out(`Temporal Web: ${workflowUiUrl(runtime.uiUrl, runtime.namespace, run.started.workflowId, run.temporalRunId)}`);

@@ -101,13 +101,15 @@ test('every problem of a bad config is reported, one line each', async () => {
   );
 });
 
-test('npm start: the bundled demo completes with subagent tasks and prints a Web UI link', async () => {
+test('npm start: the bundled demo writes its plan directly, completes two subagent tasks and prints a Web UI link', async () => {
   const result = await runCli(['start'], { cwd: dir, timeoutMs: 120_000 });
   if (result.code !== 0) process.stderr.write(`deerflow start failed:\n${result.stdout}\n${result.stderr}\n`);
   expect(result.code).toBe(0);
   expect(result.stdout).toContain('deerflow demo on the bundled scripted model');
   expect(result.stdout).toMatch(/general-purpose started: Write and count notes/);
   expect(result.stdout).toMatch(/bash → 3/);
-  expect(result.stdout).toContain('run completed with 2/2 subagent tasks completed');
+  expect(result.stdout).toMatch(/\[0\.0\] lead calls write_file\(/);
+  expect(result.stdout).toMatch(/\[0\.0\] write_file completed → OK: wrote \d+ chars to \/mnt\/user-data\/workspace\/plan\.md/);
+  expect(result.stdout).toContain('run completed with 1/1 direct tool calls and 2/2 subagent tasks completed');
   expect(result.stdout).toMatch(/Temporal Web: http:\/\/127\.0\.0\.1:\d+\/namespaces\/default\/workflows\/lead-run/);
 }, 150_000);
