@@ -67,7 +67,7 @@ export function buildSubagentRoutingSection(options: RoutingSectionOptions): str
     '<subagent_system>',
     '## Subagent routing: delegate only for a clear net gain',
     '',
-    'Subagents are an optimization you may use, not the default way to work. Do the work yourself unless delegating clearly pays off. Being complex, having many steps, producing long output or touching a large repository is not, on its own, a reason to delegate.',
+    'Default to direct execution: subagents are an optimization you may use, not the default way to work. Do the work yourself unless delegating clearly pays off. Being complex, having many steps, producing long output or touching a large repository is not, on its own, a reason to delegate.',
     '',
     '### DELEGATION CHECK (before every `task` call)',
     parallel
