@@ -8,9 +8,13 @@ import type { ActivityDeps } from './activity-deps';
 /** What `prepareLeadBatch` decided: the batch to start, or the error the lead reads instead. */
 export type PreparedLeadBatch = { readonly ok: true; readonly batch: BatchWorkflowInput } | { readonly ok: false; readonly error: string };
 
-/** A batch id derived from the run and the tool call: a retried activity stores the same batch. */
-export function leadBatchId(runId: string, toolCallId: string): string {
-  return `batch_${sha256Hex(`${runId}\n${toolCallId}`).slice(0, 32)}`;
+/**
+ * A batch id derived from the call, so a retried activity stores the same batch: from the thread,
+ * run and the id the run gave the call; runs recorded before call ids, from the run and provider id.
+ */
+export function leadBatchId(input: Pick<PrepareLeadBatchInput, 'threadId' | 'runId' | 'toolCallId' | 'callId'>): string {
+  const key = input.callId === undefined ? `${input.runId}\n${input.toolCallId}` : `${input.threadId}\n${input.runId}\n${input.callId}`;
+  return `batch_${sha256Hex(key).slice(0, 32)}`;
 }
 
 /**
@@ -30,7 +34,7 @@ export function createPrepareLeadBatch(deps: ActivityDeps) {
     }
     try {
       const built = buildBatch(deps.config, input.catalog, {
-        batchId: leadBatchId(input.runId, input.toolCallId),
+        batchId: leadBatchId(input),
         ownerId: input.userId,
         title: args.data.title,
         subagentType: args.data.subagent_type,
