@@ -7,7 +7,7 @@ import type { BaselineActivities } from './baseline-activities';
 
 /** Input of {@link baselineFanOutWorkflow}. */
 export interface BaselineFanOutInput {
-  /** How many no-op activities to run at once. */
+  /** How many no-op activities to run (at once, or one after another). */
   readonly count: number;
   /** Task queue of the activity worker (its slot count is the variant being measured). */
   readonly activityTaskQueue: string;
@@ -22,6 +22,21 @@ export async function baselineFanOutWorkflow(input: BaselineFanOutInput): Promis
   });
   const results = await Promise.all(Array.from({ length: input.count }, (_, index) => noop(index)));
   return results.length;
+}
+
+/** Runs `count` no-op activities one after another (each waits for the previous one) and returns how many completed. */
+export async function baselineSequenceWorkflow(input: BaselineFanOutInput): Promise<number> {
+  const { noop } = proxyActivities<BaselineActivities>({
+    taskQueue: input.activityTaskQueue,
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 1 },
+  });
+  let done = 0;
+  for (let index = 0; index < input.count; index++) {
+    await noop(index);
+    done += 1;
+  }
+  return done;
 }
 
 /** Input of {@link baselineWindowedBatchWorkflow}. */

@@ -56,11 +56,26 @@ export async function createBaselineWorkers(
   };
 }
 
-/** Starts one baseline workflow running `count` no-op activities and waits for it; returns its id. */
+/** Starts one baseline workflow running `count` no-op activities in parallel and waits for it; returns its id. */
 export async function runBaseline(client: Client, count: number, slots: number): Promise<string> {
-  const workflowId = `bench-baseline-${count}-${slots}-${randomUUID()}`;
+  return executeBaseline(client, 'baselineFanOutWorkflow', `bench-baseline-${count}-${slots}`, count, slots);
+}
+
+/** Starts one baseline workflow running `count` no-op activities one after another and waits for it; returns its id. */
+export async function runBaselineSequence(client: Client, count: number, slots: number): Promise<string> {
+  return executeBaseline(client, 'baselineSequenceWorkflow', `bench-baseline-seq-${count}-${slots}`, count, slots);
+}
+
+async function executeBaseline(
+  client: Client,
+  workflowType: 'baselineFanOutWorkflow' | 'baselineSequenceWorkflow',
+  idPrefix: string,
+  count: number,
+  slots: number,
+): Promise<string> {
+  const workflowId = `${idPrefix}-${randomUUID()}`;
   const input: BaselineFanOutInput = { count, activityTaskQueue: baselineActivityTaskQueue(slots) };
-  const done = await client.workflow.execute('baselineFanOutWorkflow', {
+  const done = await client.workflow.execute(workflowType, {
     taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
     workflowId,
     args: [input],

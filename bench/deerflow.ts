@@ -25,6 +25,14 @@ export interface DeerflowBenchOptions {
   readonly maxRunning: number;
   /** `subagents.max_total_per_run`: tasks one lead run may delegate (1..50). */
   readonly maxTotalPerRun: number;
+  /** More scripted models for other cases (the lead-tool runs), configured beside the task models. */
+  readonly extraModels?: readonly ScriptedModel[];
+}
+
+/** A scripted model of the benchmark config: its name and its scenario (written to a YAML file). */
+export interface ScriptedModel {
+  readonly name: string;
+  readonly scenario: Record<string, unknown>;
 }
 
 /** How N tasks are spread: lead runs started at once, each delegating `tasksPerRun[i]` tasks. */
@@ -45,6 +53,8 @@ export interface DeerflowRepetition {
 /** DeerFlow workers on the shared dev server, ready to run N-task lead runs. */
 export interface DeerflowBench {
   readonly loaded: LoadedConfig;
+  /** The client the task runs use, for cases that start runs of their own. */
+  readonly client: DeerFlowClient;
   plan(tasks: number): RunPlan;
   /** Starts the planned lead runs at once and waits until all completed with every task completed. */
   run(tasks: number): Promise<DeerflowRepetition>;
@@ -92,7 +102,7 @@ function scenarioFor(tasksInRun: number, callsPerTurn: number): Record<string, u
 
 /**
  * Writes a config.yaml with one scripted model per distinct run size (a scenario's lead list is
- * fixed, so the run's model picks how many tasks it delegates), opens a SQLite store in `dir` and
+ * fixed, so the run's model picks how many tasks it delegates) plus `extraModels`, opens a SQLite store in `dir` and
  * starts the real deerflow workers (`createWorkers`) on the shared connection.
  */
 export async function createDeerflowBench(options: DeerflowBenchOptions): Promise<DeerflowBench> {
@@ -102,13 +112,17 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
     return { tasks, tasksPerRun, callsPerTurn, leadTurnsPerRun: tasksPerRun.map((k) => Math.ceil(k / callsPerTurn) + 1) };
   };
   const runSizes = [...new Set(options.taskCounts.flatMap((n) => plan(n).tasksPerRun))].sort((a, b) => a - b);
-  for (const size of runSizes) writeFileSync(join(options.dir, `scenario-k${size}.yaml`), stringify(scenarioFor(size, callsPerTurn)));
+  const models: ScriptedModel[] = [
+    ...runSizes.map((size) => ({ name: modelNameFor(size), scenario: scenarioFor(size, callsPerTurn) })),
+    ...(options.extraModels ?? []),
+  ];
+  for (const model of models) writeFileSync(join(options.dir, `scenario-${model.name}.yaml`), stringify(model.scenario));
   const dataDir = join(options.dir, 'data');
   mkdirSync(dataDir, { recursive: true });
   writeFileSync(
     join(options.dir, 'config.yaml'),
     stringify({
-      models: runSizes.map((size) => ({ name: modelNameFor(size), provider: 'scripted', script: `./scenario-k${size}.yaml` })),
+      models: models.map((model) => ({ name: model.name, provider: 'scripted', script: `./scenario-${model.name}.yaml` })),
       default_model: modelNameFor(runSizes[0] ?? 1),
       subagents: { max_total_per_run: options.maxTotalPerRun },
       subagent_runtime: { max_running: options.maxRunning },
@@ -130,6 +144,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
 
   return {
     loaded,
+    client,
     plan,
     async run(tasks) {
       const { tasksPerRun } = plan(tasks);

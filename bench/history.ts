@@ -1,4 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
+import { fixed, max, median, table } from './stats';
 
 type History = Awaited<ReturnType<WorkflowHandle['fetchHistory']>>;
 type HistoryEvent = NonNullable<History['events']>[number];
@@ -133,4 +134,41 @@ export async function profileWorkflows(client: Client, workflowIds: readonly str
   };
   for (const id of workflowIds) addHistory(profile, await client.workflow.getHandle(id).fetchHistory());
   return profile;
+}
+
+function timingsRow(label: string, timings: TaskTimings, covered: number | undefined, spanMs: number, units: number): string[] {
+  return [
+    label,
+    fixed(timings.count / units, 2),
+    `${fixed(median(timings.queueMs), 1)} / ${fixed(max(timings.queueMs), 1)}`,
+    `${fixed(median(timings.execMs), 1)} / ${fixed(max(timings.execMs), 1)}`,
+    covered === undefined ? '-' : `${fixed(covered, 0)} (${fixed((100 * covered) / spanMs, 0)}%)`,
+  ];
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => prefix + line)
+    .join('\n');
+}
+
+/** The breakdown of one profile as text, counts divided by `units` (tasks, calls) named `unit`. */
+export function profileText(label: string, profile: HistoryProfile, units: number, unit = 'task'): string {
+  const rows: string[][] = [timingsRow('workflow task', profile.workflowTasks, undefined, profile.spanMs, units)];
+  const activityTypes = [...profile.activities.keys()].sort();
+  for (const type of activityTypes) {
+    const timings = profile.activities.get(type);
+    if (timings) rows.push(timingsRow(type, timings, profile.coveredMs.get(type), profile.spanMs, units));
+  }
+  const activities = [...profile.activities.values()].reduce((sum, t) => sum + t.count, 0);
+  return [
+    `  ${label}: ${profile.workflows} workflow(s), span ${fixed(profile.spanMs, 0)} ms, ` +
+      `${fixed(profile.events / units, 2)} history events/${unit}, ${fixed(activities / units, 2)} activities/${unit}`,
+    `    events/${unit} by type: ${[...profile.eventTypes.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([type, count]) => `${type} ${fixed(count / units, 2)}`)
+      .join(', ')}`,
+    indent(table(['kind', `per ${unit}`, 'queue ms med/max', 'exec ms med/max', 'busy ms (of span)'], rows), '    '),
+  ].join('\n');
 }

@@ -3,7 +3,11 @@
  * latency) as a ratio against a raw Temporal activity round trip measured in the same run on the
  * same embedded dev server. See bench/README.md.
  *
+ * Also a lead making direct tool calls (`runLeadTool` activities), in ms per call against raw
+ * activities of the same shape (bench/lead-tools.ts).
+ *
  *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup 2] [--max-running 64] [--max-total 50]
+ *                    [--lead-tool-calls 20] [--lead-tool-reps 3] [--lead-tool-warmup 1] [--no-lead-tools]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -15,9 +19,20 @@ import { Command, InvalidArgumentError } from 'commander';
 import { startDevServer } from '../src/devserver';
 import { createBaselineWorkers, runBaseline } from './baseline';
 import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, type DeerflowBench, type RunPlan } from './deerflow';
-import { profileWorkflows, type HistoryProfile, type TaskTimings } from './history';
+import { profileText, profileWorkflows } from './history';
+import {
+  DEFAULT_LEAD_TOOL_CALLS,
+  leadToolHistoryReport,
+  leadToolModels,
+  leadToolReport,
+  MAX_LEAD_TOOL_CALLS,
+  measureLeadTools,
+  type LeadToolMeasurement,
+  type LeadToolOptions,
+} from './lead-tools';
 import { installBenchRuntime } from './logging';
-import { fixed, max, median, min, table } from './stats';
+import { measureInterleaved, perUnit, variant, type Variant } from './measure';
+import { fixed, median, medMin, ratio, table } from './stats';
 
 interface BenchOptions {
   readonly tasks: number[];
@@ -26,20 +41,8 @@ interface BenchOptions {
   readonly maxRunning: number;
   readonly maxTotal: number;
   readonly history: boolean;
-}
-
-/** One measured execution: wall time and this process's CPU time (workers + client). */
-interface Sample {
-  readonly wallMs: number;
-  readonly cpuMs: number;
-}
-
-/** A variant measured for one N: the raw baseline with some slot count, or deerflow. */
-interface Variant {
-  readonly label: string;
-  readonly run: () => Promise<readonly string[]>;
-  readonly samples: Sample[];
-  lastWorkflowIds: readonly string[];
+  /** The lead-tool case, or null with `--no-lead-tools`. */
+  readonly leadTools: LeadToolOptions | null;
 }
 
 interface Measurement {
@@ -66,32 +69,40 @@ function taskList(raw: string): number[] {
 function parseOptions(argv: readonly string[]): BenchOptions {
   const program = new Command()
     .name('npm run bench --')
-    .description('Orchestration overhead per subagent task vs a raw Temporal activity round trip (same run, same server).')
+    .description('Orchestration overhead per subagent task and per direct lead tool call vs raw Temporal activities (same run, same server).')
     .option('--tasks <list>', 'comma-separated task counts N', taskList, [1, 10, 100])
     .option('--reps <n>', 'measured repetitions per N and variant', positiveInt('--reps', 1, 1000), 10)
     .option('--warmup <n>', 'unmeasured repetitions per N and variant first', positiveInt('--warmup', 0, 100), 2)
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
+    .option('--lead-tool-calls <n>', 'direct tool calls (read_file) per lead run in the lead-tool case', positiveInt('--lead-tool-calls', 1, MAX_LEAD_TOOL_CALLS), DEFAULT_LEAD_TOOL_CALLS)
+    .option('--lead-tool-reps <n>', 'measured repetitions per shape and variant of the lead-tool case', positiveInt('--lead-tool-reps', 1, 1000), 3)
+    .option('--lead-tool-warmup <n>', 'unmeasured repetitions per shape and variant of the lead-tool case first', positiveInt('--lead-tool-warmup', 0, 100), 1)
+    .option('--no-lead-tools', 'skip the lead-tool case (a lead making direct tool calls)')
     .showHelpAfterError();
   program.parse([...argv]);
-  const o = program.opts<{ tasks: number[]; reps: number; warmup: number; maxRunning: number; maxTotal: number; history: boolean }>();
-  return { tasks: o.tasks, reps: o.reps, warmup: o.warmup, maxRunning: o.maxRunning, maxTotal: o.maxTotal, history: o.history };
-}
-
-async function measure(variant: Variant, record: boolean): Promise<void> {
-  const cpuBefore = process.cpuUsage();
-  const t0 = performance.now();
-  const ids = await variant.run();
-  const wallMs = performance.now() - t0;
-  const cpu = process.cpuUsage(cpuBefore);
-  if (!record) return;
-  variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
-  variant.lastWorkflowIds = ids;
-}
-
-function perTask(variant: Variant, tasks: number, field: keyof Sample): number[] {
-  return variant.samples.map((s) => s[field] / tasks);
+  const o = program.opts<{
+    tasks: number[];
+    reps: number;
+    warmup: number;
+    maxRunning: number;
+    maxTotal: number;
+    history: boolean;
+    leadToolCalls: number;
+    leadToolReps: number;
+    leadToolWarmup: number;
+    leadTools: boolean;
+  }>();
+  return {
+    tasks: o.tasks,
+    reps: o.reps,
+    warmup: o.warmup,
+    maxRunning: o.maxRunning,
+    maxTotal: o.maxTotal,
+    history: o.history,
+    leadTools: o.leadTools ? { calls: o.leadToolCalls, reps: o.leadToolReps, warmup: o.leadToolWarmup } : null,
+  };
 }
 
 function planText(plan: RunPlan): string {
@@ -101,14 +112,6 @@ function planText(plan: RunPlan): string {
   return `${runs} run${runs === 1 ? '' : 's'} x ${sizes} task${plan.tasks === 1 ? '' : 's'}, ${turns} lead turns`;
 }
 
-function medMin(values: readonly number[], digits = 2): string {
-  return `${fixed(median(values), digits)} / ${fixed(min(values), digits)}`;
-}
-
-function ratio(deerflow: readonly number[], raw: readonly number[]): string {
-  return `${fixed(median(deerflow) / median(raw), 1)}x / ${fixed(min(deerflow) / min(raw), 1)}x`;
-}
-
 function report(options: BenchOptions, results: readonly Measurement[]): string {
   const matched = `raw slots=${options.maxRunning}`;
   const absolute = table(
@@ -116,24 +119,24 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
     results.map((m) => [
       String(m.tasks),
       planText(m.plan),
-      medMin(perTask(m.rawMatched, m.tasks, 'wallMs')),
-      medMin(perTask(m.rawPerN, m.tasks, 'wallMs')),
-      medMin(perTask(m.deerflow, m.tasks, 'wallMs')),
+      medMin(perUnit(m.rawMatched, m.tasks, 'wallMs')),
+      medMin(perUnit(m.rawPerN, m.tasks, 'wallMs')),
+      medMin(perUnit(m.deerflow, m.tasks, 'wallMs')),
       medMin(m.deerflow.samples.map((s) => s.wallMs), 0),
     ]),
   );
   const ratios = table(
     ['N', `deerflow / ${matched}`, 'deerflow / raw slots=N'],
     results.map((m) => {
-      const d = perTask(m.deerflow, m.tasks, 'wallMs');
-      return [String(m.tasks), ratio(d, perTask(m.rawMatched, m.tasks, 'wallMs')), ratio(d, perTask(m.rawPerN, m.tasks, 'wallMs'))];
+      const d = perUnit(m.deerflow, m.tasks, 'wallMs');
+      return [String(m.tasks), ratio(d, perUnit(m.rawMatched, m.tasks, 'wallMs')), ratio(d, perUnit(m.rawPerN, m.tasks, 'wallMs'))];
     }),
   );
   const cpu = table(
     ['N', `${matched} CPU ms/task`, 'deerflow CPU ms/task', 'ratio'],
     results.map((m) => {
-      const d = perTask(m.deerflow, m.tasks, 'cpuMs');
-      const r = perTask(m.rawMatched, m.tasks, 'cpuMs');
+      const d = perUnit(m.deerflow, m.tasks, 'cpuMs');
+      const r = perUnit(m.rawMatched, m.tasks, 'cpuMs');
       return [String(m.tasks), fixed(median(r), 2), fixed(median(d), 2), `${fixed(median(d) / median(r), 1)}x`];
     }),
   );
@@ -146,42 +149,6 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
     '',
     'CPU time per task of this process (all workers + client; the dev server is a separate process), median:',
     cpu,
-  ].join('\n');
-}
-
-function timingsRow(label: string, timings: TaskTimings, covered: number | undefined, spanMs: number, tasks: number): string[] {
-  return [
-    label,
-    fixed(timings.count / tasks, 2),
-    `${fixed(median(timings.queueMs), 1)} / ${fixed(max(timings.queueMs), 1)}`,
-    `${fixed(median(timings.execMs), 1)} / ${fixed(max(timings.execMs), 1)}`,
-    covered === undefined ? '-' : `${fixed(covered, 0)} (${fixed((100 * covered) / spanMs, 0)}%)`,
-  ];
-}
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split('\n')
-    .map((line) => prefix + line)
-    .join('\n');
-}
-
-function profileText(label: string, profile: HistoryProfile, tasks: number): string {
-  const rows: string[][] = [timingsRow('workflow task', profile.workflowTasks, undefined, profile.spanMs, tasks)];
-  const activityTypes = [...profile.activities.keys()].sort();
-  for (const type of activityTypes) {
-    const timings = profile.activities.get(type);
-    if (timings) rows.push(timingsRow(type, timings, profile.coveredMs.get(type), profile.spanMs, tasks));
-  }
-  const activities = [...profile.activities.values()].reduce((sum, t) => sum + t.count, 0);
-  return [
-    `  ${label}: ${profile.workflows} workflow(s), span ${fixed(profile.spanMs, 0)} ms, ` +
-      `${fixed(profile.events / tasks, 2)} history events/task, ${fixed(activities / tasks, 2)} activities/task`,
-    `    events/task by type: ${[...profile.eventTypes.entries()]
-      .sort((a, b) => b[1] - a[1])
-      .map(([type, count]) => `${type} ${fixed(count / tasks, 2)}`)
-      .join(', ')}`,
-    indent(table(['kind', 'per task', 'queue ms med/max', 'exec ms med/max', 'busy ms (of span)'], rows), '    '),
   ].join('\n');
 }
 
@@ -262,7 +229,8 @@ async function main(): Promise<void> {
     cleanup.push('worker connection', () => nativeConnection.close());
 
     log('bundling workflows and starting workers ...');
-    const baselineWorkers = await createBaselineWorkers(nativeConnection, server.namespace, [options.maxRunning, ...options.tasks]);
+    const leadToolSlots = options.leadTools ? [options.leadTools.calls] : [];
+    const baselineWorkers = await createBaselineWorkers(nativeConnection, server.namespace, [options.maxRunning, ...options.tasks, ...leadToolSlots]);
     const baselineRunning = baselineWorkers.run();
     cleanup.push('baseline workers', async () => {
       baselineWorkers.shutdown();
@@ -276,6 +244,7 @@ async function main(): Promise<void> {
       taskCounts: options.tasks,
       maxRunning: options.maxRunning,
       maxTotalPerRun: options.maxTotal,
+      extraModels: options.leadTools ? leadToolModels(options.leadTools.calls) : [],
     });
     cleanup.push('deerflow workers', () => deerflow.close());
 
@@ -289,22 +258,36 @@ async function main(): Promise<void> {
 
     const results: Measurement[] = [];
     for (const tasks of options.tasks) {
-      const variant = (label: string, run: () => Promise<readonly string[]>): Variant => ({ label, run, samples: [], lastWorkflowIds: [] });
       const rawMatched = variant(`raw slots=${options.maxRunning}`, async () => [await runBaseline(client, tasks, options.maxRunning)]);
       const rawPerN = tasks === options.maxRunning ? rawMatched : variant(`raw slots=${tasks}`, async () => [await runBaseline(client, tasks, tasks)]);
       const df = variant('deerflow', async () => (await deerflow.run(tasks)).workflowIds);
       const measured = [...new Set([rawMatched, rawPerN, df])];
       const phaseStart = performance.now();
-      for (let i = 0; i < options.warmup; i++) for (const v of measured) await measure(v, false);
-      for (let i = 0; i < options.reps; i++) for (const v of measured) await measure(v, true);
+      await measureInterleaved(measured, options.warmup, options.reps);
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df });
     }
 
+    let leadTools: LeadToolMeasurement[] = [];
+    if (options.leadTools) {
+      const phaseStart = performance.now();
+      leadTools = await measureLeadTools(client, deerflow, options.leadTools);
+      const { calls, warmup, reps } = options.leadTools;
+      log(`lead tools (${calls} calls): ${warmup + reps} reps x 4 variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
+    }
+
     console.log(report(options, results));
+    if (options.leadTools) {
+      console.log('');
+      console.log(leadToolReport(options.leadTools, leadTools));
+    }
     if (options.history) {
       console.log('');
       console.log(await historyReport(client, results));
+      if (options.leadTools) {
+        console.log('');
+        console.log(await leadToolHistoryReport(client, leadTools));
+      }
     }
     console.log('');
     console.log(`total ${fixed((performance.now() - startedAt) / 1000, 1)} s`);

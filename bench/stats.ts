@@ -31,3 +31,13 @@ export function table(header: readonly string[], rows: readonly (readonly string
       .trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
+
+/** `median / min` of `values`. */
+export function medMin(values: readonly number[], digits = 2): string {
+  return `${fixed(median(values), digits)} / ${fixed(min(values), digits)}`;
+}
+
+/** `median(a) / median(b)`, then `min(a) / min(b)`: `3.1x / 4.0x`. */
+export function ratio(a: readonly number[], b: readonly number[]): string {
+  return `${fixed(median(a) / median(b), 1)}x / ${fixed(min(a) / min(b), 1)}x`;
+}

@@ -193,7 +193,8 @@ export function agentsCommand(): Command {
     .option('--model <name>')
     .option('--allowed-subagents <list>', 'comma-separated allowlist; "none" = no delegation; omit = all')
     .option('--max-turns <n>', 'lead model turns', integer)
-    .action(async (name: string, opts: { config?: string; description?: string; systemPrompt?: string; model?: string; allowedSubagents?: string; maxTurns?: number | string }) => {
+    .option('--tools <list>', "comma-separated allowlist of the lead's own tools; omit = all")
+    .action(async (name: string, opts: { config?: string; description?: string; systemPrompt?: string; model?: string; allowedSubagents?: string; maxTurns?: number | string; tools?: string }) => {
       const allowed = opts.allowedSubagents === undefined ? null : opts.allowedSubagents.trim() === 'none' ? [] : list(opts.allowedSubagents);
       const input = validateCliInput(ManagedLeadAgentInputSchema, {
         name,
@@ -202,6 +203,7 @@ export function agentsCommand(): Command {
         model: opts.model,
         allowed_subagents: allowed,
         max_turns: opts.maxTurns,
+        tools: opts.tools === undefined ? null : list(opts.tools),
       });
       const saved = await withStores(loadCliConfig(opts.config), (stores) => stores.agents.putLeadAgent(input));
       out(`stored lead agent '${saved.name}' (allowed_subagents: ${saved.allowed_subagents === null ? 'all' : JSON.stringify(saved.allowed_subagents)})`);

@@ -27,10 +27,11 @@ test('an allowlist filters both the lead prompt and execution; a denied call fai
   );
   const { state } = await harness.run({ message: 'go', threadId: 'policy-list', runId: 'run-1', agentName: 'researcher' });
   expect(state.status).toBe('completed');
-  expect(state.tasks.map((t) => [t.subagent, t.status])).toEqual([['general-purpose', 'completed']]);
-  const tools = await toolMessages(harness, 'policy-list');
-  expect(tools[0]).toContain("Unknown subagent type 'bash'. Available: general-purpose");
-  expect(tools[1]).toBe('Task Succeeded. Result: done');
+  // The denied call is a failed task that never started; the allowed one ran.
+  expect(state.tasks.map((t) => [t.subagent, t.status, t.attempts])).toEqual([['bash', 'failed', 0], ['general-purpose', 'completed', 1]]);
+  expect(state.tasks[0]?.error).toBe("Unknown subagent type 'bash'. Available: general-purpose");
+  const tools = (await toolMessages(harness, 'policy-list')).sort();
+  expect(tools).toEqual(['Task Succeeded. Result: done', "Task failed. Error: Unknown subagent type 'bash'. Available: general-purpose"]);
 
   const [prompt] = harness.recorder.leadSystemPrompts();
   expect(prompt).toContain('**general-purpose**');
@@ -44,7 +45,7 @@ test('allowed_subagents: [] turns delegation off: no routing section, and a task
   );
   const { state } = await harness.run({ message: 'go', threadId: 'policy-none', runId: 'run-1', agentName: 'solo' });
   expect(state.status).toBe('completed');
-  expect(state.tasks).toEqual([]);
+  expect(state.tasks.map((t) => [t.subagent, t.status, t.attempts])).toEqual([['general-purpose', 'failed', 0]]);
   expect((await toolMessages(harness, 'policy-none'))[0]).toContain(
     "Unknown subagent type 'general-purpose'. Available: none permitted by caller policy",
   );
@@ -96,7 +97,7 @@ test('the run keeps its policy snapshot when the stored lead agent is edited mid
   ]);
 
   const next = await h.run({ message: 'again', threadId: 'policy-snapshot-2', runId: 'run-2', agentName: 'curator' });
-  expect(next.state.tasks).toEqual([]);
+  expect(next.state.tasks.map((t) => [t.status, t.attempts])).toEqual([['failed', 0], ['failed', 0]]);
   expect((await toolMessages(h, 'policy-snapshot-2'))[0]).toContain('none permitted by caller policy');
 });
 

@@ -50,8 +50,11 @@ test('a task still queued when the run is cancelled never calls the model', asyn
   expect(await h.stores.events.listEvents({ runId: 'run-b', eventTypes: ['subagent.start'] })).toEqual([]);
   // Two lead requests (one per run) and a single subagent request: run-b's task never reached a model.
   expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(1);
+  // Its call is still answered, so the thread holds no dangling call.
   const transcript = await h.stores.messages.listMessages('cancel-queued-b');
-  expect(transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m))).toEqual([]);
+  expect(transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m)).map((m) => m.content)).toEqual([
+    'Task cancelled by user.',
+  ]);
 });
 
 test('a subagent that runs past timeout_seconds ends timed_out with the execution-timeout message and frees its slot', async () => {

@@ -124,12 +124,13 @@ export function agentDefinitionStoreSpec(init: StoresInit): void {
         allowed_subagents: null,
         skills: null,
         max_turns: 50,
+        tools: null,
         created_at: expect.stringMatching(ISO_UTC),
         updated_at: created.created_at,
       });
       expect(ManagedLeadAgentSchema.parse(created)).toEqual(created);
-      const replaced = await agents().putLeadAgent({ name: 'lead', allowed_subagents: [], system_prompt: 'Lead.' });
-      expect(replaced).toMatchObject({ allowed_subagents: [], system_prompt: 'Lead.', created_at: created.created_at });
+      const replaced = await agents().putLeadAgent({ name: 'lead', allowed_subagents: [], system_prompt: 'Lead.', tools: ['read_file'] });
+      expect(replaced).toMatchObject({ allowed_subagents: [], system_prompt: 'Lead.', tools: ['read_file'], created_at: created.created_at });
       expect(replaced.updated_at >= created.updated_at).toBe(true);
       expect(await agents().getLeadAgent('lead')).toEqual(replaced);
       expect(await agents().listLeadAgents()).toEqual([replaced]);

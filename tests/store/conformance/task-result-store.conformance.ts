@@ -14,7 +14,7 @@ export function taskResultStoreSpec(init: StoresInit): void {
     it('put/get round-trips the full text exactly (unicode, U+0000, 100k chars) under the ref', async () => {
       const text = `héllo ✓ 😀\u0000tail\n${'x'.repeat(100_000)}`;
       const ref = await put(1, text);
-      expect(ref).toBe('result:run-1:call_1:1');
+      expect(ref).toBe('result:thread-1:run-1:call_1:1');
       expect(await stores().results.getResult(ref)).toBe(text);
     });
 

@@ -1,0 +1,49 @@
+import { performance } from 'node:perf_hooks';
+
+/** One measured execution: wall time and this process's CPU time (workers + client). */
+export interface Sample {
+  readonly wallMs: number;
+  readonly cpuMs: number;
+}
+
+/** Something measured repeatedly: a raw baseline or a deerflow run shape. */
+export interface Variant {
+  readonly label: string;
+  /** Untimed setup before each repetition (for example a file the run reads). */
+  readonly prepare: (() => Promise<void>) | null;
+  /** One repetition; returns the ids of the workflows it ran (for the history breakdown). */
+  readonly run: () => Promise<readonly string[]>;
+  readonly samples: Sample[];
+  lastWorkflowIds: readonly string[];
+}
+
+export function variant(label: string, run: () => Promise<readonly string[]>, prepare: (() => Promise<void>) | null = null): Variant {
+  return { label, prepare, run, samples: [], lastWorkflowIds: [] };
+}
+
+/** Times one repetition of `variant` (its `prepare` is not timed); records it unless a warm-up. */
+export async function measure(variant: Variant, record: boolean): Promise<void> {
+  await variant.prepare?.();
+  const cpuBefore = process.cpuUsage();
+  const t0 = performance.now();
+  const ids = await variant.run();
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpuBefore);
+  if (!record) return;
+  variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+  variant.lastWorkflowIds = ids;
+}
+
+/**
+ * `warmup` unmeasured then `reps` measured repetitions of every variant, interleaved (A, B, C, A,
+ * B, C, ...) so that drift in machine load hits all of them alike.
+ */
+export async function measureInterleaved(variants: readonly Variant[], warmup: number, reps: number): Promise<void> {
+  for (let i = 0; i < warmup; i++) for (const v of variants) await measure(v, false);
+  for (let i = 0; i < reps; i++) for (const v of variants) await measure(v, true);
+}
+
+/** Each sample's `field` divided by `units` (tasks, calls). */
+export function perUnit(variant: Variant, units: number, field: keyof Sample): number[] {
+  return variant.samples.map((s) => s[field] / units);
+}
