@@ -33,11 +33,23 @@ describe('buildLeadRunInput: snapshot', () => {
       agentName: 'default',
       modelName: 'alpha',
       message: 'Summarize the repo',
-      limits: { maxConcurrent: 3, maxTotal: 6, maxLeadTurns: 50, queueTimeoutSeconds: 300, pollingGraceSeconds: 60, heartbeatTimeoutSeconds: 30, maxTaskAttempts: 3 },
+      limits: {
+        maxConcurrent: 3,
+        maxTotal: 6,
+        maxLeadTurns: 50,
+        queueTimeoutSeconds: 300,
+        pollingGraceSeconds: 60,
+        heartbeatTimeoutSeconds: 30,
+        maxTaskAttempts: 3,
+        leadToolTimeoutSeconds: 300,
+        leadToolHeartbeatTimeoutSeconds: 30,
+      },
       allowedSubagents: null,
       hostBashAllowed: false,
       availableSkills: null,
       catalog: [{ name: 'general-purpose', timeoutSeconds: 1800, maxTurns: 150 }],
+      // Host bash is off here, so the lead's own tools leave it out.
+      leadTools: ['ls', 'read_file', 'write_file', 'str_replace', 'web_fetch'],
     });
     expect(LeadRunInputSchema.safeParse(input).success).toBe(true);
   });
