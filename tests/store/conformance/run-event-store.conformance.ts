@@ -80,6 +80,14 @@ export function runEventStoreSpec(init: StoresInit): void {
       expect(await stores().events.listEvents({ runId: 'run-3' })).toEqual([]);
     });
 
+    it('threadId keeps a run id reused in another thread apart', async () => {
+      await stores().events.putBatch([event('t1'), event('u1', { threadId: 'thread-2' }), event('t2')]);
+      expect(await keys({ threadId: 'thread-1' })).toEqual(['t1', 't2']);
+      expect(await keys({ threadId: 'thread-2' })).toEqual(['u1']);
+      expect(await keys({ threadId: 'thread-3' })).toEqual([]);
+      expect(await keys({})).toEqual(['t1', 'u1', 't2']);
+    });
+
     it('filters by taskId, eventTypes and afterSeq together', async () => {
       const rows = await stores().events.putBatch([
         event('1', { event: 'subagent.start' }),
