@@ -86,6 +86,10 @@ test('prompt lead succeeds and prints the system message, then the task tool des
     const [system, tool] = result(key).stdout.split(`\n\n${TASK_TOOL_HEADING}\n`);
     expect(system).toMatch(/^You are DeerFlow/);
     expect(system).toMatch(/^<subagent_system>$/m);
+    // The lead's own tools are listed: what it can do without a subagent.
+    expect(system).toMatch(/^<direct_work>$/m);
+    expect(system).toContain('- `read_file`: read a text file');
+    expect(system).toContain('- `web_fetch`: fetch one public web page as Markdown');
     expect(tool).toMatch(/^Hand one bounded task to a specialized subagent/);
   }
 });
