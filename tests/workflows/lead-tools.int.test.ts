@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AIMessage, mapStoredMessageToChatMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
@@ -273,4 +275,49 @@ test('a lead tool error is a failed call the lead reads, and an unknown tool is 
   expect(answers.every((m) => m.status === 'error')).toBe(true);
   // The lead was offered only its allowed tools.
   expect(harness.recorder.requests[0]?.tools).toEqual(['task', 'read_file']);
+});
+
+test('web_fetch from the lead: a page on this machine is refused by default and read when private networks are allowed', async () => {
+  const server = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<html><head><title>Release notes</title></head><body><nav>menu</nav><article><h1>Version 2</h1><p>The lead fetched this page itself, directly and without a subagent.</p></article></body></html>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/notes`;
+  try {
+    const scenario = { lead: [{ tool_calls: [{ name: 'web_fetch', args: { url } }] }, { content: 'read it' }] };
+    const guarded = await temporal.start(scenario);
+    const refused = await guarded.run({ message: 'fetch', threadId: 'thread-fetch-guarded', runId: 'run-1' });
+    expect(refused.state.leadTools).toEqual([expect.objectContaining({ tool: 'web_fetch', status: 'failed' })]);
+    expect(refused.state.leadTools[0]?.error).toMatch(/loopback/i);
+    await guarded.close();
+
+    const open = await temporal.start(scenario, { web_fetch: { allow_private_networks: true } });
+    const fetched = await open.run({ message: 'fetch', threadId: 'thread-fetch-open', runId: 'run-1' });
+    expect(fetched.state.leadTools).toEqual([expect.objectContaining({ tool: 'web_fetch', status: 'completed' })]);
+    const answer = (await thread(open, 'thread-fetch-open')).find((m) => ToolMessage.isInstance(m));
+    expect(answer?.content).toContain('Version 2');
+    expect(answer?.content).toContain('The lead fetched this page itself');
+    expect(answer?.content).toContain(url);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+test('a lead tool that outlives lead_tools.timeout_seconds is a failed call; the run goes on', async () => {
+  const harness = await temporal.start(
+    { lead: [{ tool_calls: [{ name: 'bash', args: { command: 'sleep 20' } }] }, { content: 'moved on' }] },
+    { lead_tools: { timeout_seconds: 1 } },
+  );
+  const started = Date.now();
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-tool-timeout', runId: 'run-1' });
+  expect(Date.now() - started).toBeLessThan(15_000);
+  expect(state.status).toBe('completed');
+  expect(state.leadTools).toEqual([{ callId: '0.0', turn: 0, tool: 'bash', status: 'failed', error: 'the tool did not finish within 1 s' }]);
+  const report = await buildRunReport(harness.stores, state, workflowId);
+  expect(report.final_message).toBe('moved on');
+  const answers = (await thread(harness, 'thread-tool-timeout')).filter((m) => ToolMessage.isInstance(m));
+  expect(answers.map((m) => m.content)).toEqual(['Error: the tool did not finish within 1 s']);
+  const ends = await harness.stores.events.listEvents({ runId: 'run-1', eventTypes: ['tool.end'] });
+  expect(ends.map((e) => (e.payload as { status: string }).status)).toEqual(['failed']);
 });
