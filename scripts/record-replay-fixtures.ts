@@ -21,7 +21,9 @@ interface FixtureRecipe {
   readonly scenario: () => Record<string, unknown>;
   readonly config?: Record<string, unknown>;
   /** How the run must end for the history to be kept. @default 'completed' */
-  readonly expectStatus?: 'completed' | 'failed';
+  readonly expectStatus?: 'completed' | 'failed' | 'cancelled';
+  /** Cancel the run once this many rows of these events are stored. */
+  readonly cancelAfter?: { readonly events: readonly string[]; readonly count: number };
   /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
   readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
 }
@@ -82,6 +84,17 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => ({ lead: [{ tool_calls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }, task(1)] }] }),
     config: { agents: { default: { max_turns: 1 } } },
     expectStatus: 'failed',
+  },
+  'lead-cancel-mid-tool': {
+    file: 'lead-cancel-mid-tool.json',
+    description:
+      'Patch "lead-calls": a run cancelled while a direct bash call and a task run: the task ends cancelled (recordToolOutcome), the bash call is closed "cancelled" by closeToolCalls, both non-cancellable.',
+    scenario: () => ({
+      lead: [{ tool_calls: [{ name: 'bash', args: { command: 'sleep 30' } }, task(1)] }, { content: 'unreachable' }],
+      subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }],
+    }),
+    cancelAfter: { events: ['tool.start', 'subagent.start'], count: 2 },
+    expectStatus: 'cancelled',
   },
   'delegation-limit': {
     file: 'delegation-limit.json',
@@ -166,13 +179,29 @@ async function recordBatch(env: Awaited<ReturnType<typeof createTestEnv>>, name:
   }
 }
 
+/** Runs a recipe's lead run to its end, cancelling it first when the recipe says so. */
+async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name: string, recipe: FixtureRecipe) {
+  const request = { message: name, threadId: `replay-${name}`, runId: 'run-1' };
+  const cancel = recipe.cancelAfter;
+  if (cancel === undefined) return harness.run(request);
+  const started = await harness.client.startRun(request);
+  for (;;) {
+    const rows = await harness.stores.events.listEvents({ runId: request.runId, threadId: request.threadId, eventTypes: [...cancel.events] });
+    if (rows.length >= cancel.count) break;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await started.handle.cancel();
+  await started.handle.result().catch(() => undefined);
+  return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId };
+}
+
 async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
   const env = await createTestEnv();
   try {
     if (recipe.batch) return await recordBatch(env, name, recipe, recipe.batch);
     const harness = await startHarness(env, recipe.scenario(), recipe.config);
     try {
-      const { state, workflowId } = await harness.run({ message: name, threadId: `replay-${name}`, runId: 'run-1' });
+      const { state, workflowId } = await runRecipe(harness, name, recipe);
       if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
       await saveHistory(env, workflowId, recipe.file);
       return [{ file: recipe.file, workflowId, description: recipe.description }];
