@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AIMessage, mapStoredMessageToChatMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { temporal as proto } from '@temporalio/proto';
 import { RunJsonOutputSchema } from '../../src/contracts';
@@ -320,4 +320,27 @@ test('a lead tool that outlives lead_tools.timeout_seconds is a failed call; the
   expect(answers.map((m) => m.content)).toEqual(['Error: the tool did not finish within 1 s']);
   const ends = await harness.stores.events.listEvents({ runId: 'run-1', eventTypes: ['tool.end'] });
   expect(ends.map((e) => (e.payload as { status: string }).status)).toEqual(['failed']);
+});
+
+test('a thread written by older code with a dangling call is repaired before it reaches the provider', async () => {
+  const harness = await temporal.start({ lead: [{ content: 'fine now' }] });
+  // What older code left behind: an answered call, then a call nobody answered.
+  const old = [
+    new HumanMessage({ content: 'earlier question' }),
+    new AIMessage({ content: '', tool_calls: [{ id: 'old_1', name: 'task', args: {}, type: 'tool_call' }] }),
+    new ToolMessage({ content: 'Task Succeeded. Result: x', tool_call_id: 'old_1', name: 'task' }),
+    new AIMessage({ content: '', tool_calls: [{ id: 'old_2', name: 'task', args: {}, type: 'tool_call' }] }),
+  ];
+  for (const [index, message] of old.entries()) {
+    const [stored] = mapChatMessagesToStoredMessages([message]);
+    await harness.stores.messages.putMessageIfAbsent({ threadId: 'thread-old', runId: 'old-run', key: `run:old-run:legacy:${index}`, message: stored! });
+  }
+  const { state } = await harness.run({ message: 'and now?', threadId: 'thread-old', runId: 'run-1' });
+  expect(state.status).toBe('completed');
+  expect(state.finalMessageBrief).toBe('fine now');
+  const sent = harness.recorder.requests[0]?.messages ?? [];
+  const answer = sent.find((m) => ToolMessage.isInstance(m) && m.tool_call_id === 'old_2');
+  expect(answer?.content).toBe('not run: the run ended before this call was answered');
+  // The stored thread is left as it was: the repair is what the provider is sent.
+  expect((await thread(harness, 'thread-old')).filter((m) => ToolMessage.isInstance(m))).toHaveLength(1);
 });
