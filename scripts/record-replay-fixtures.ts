@@ -96,6 +96,18 @@ const RECIPES: Record<string, FixtureRecipe> = {
     cancelAfter: { events: ['tool.start', 'subagent.start'], count: 2 },
     expectStatus: 'cancelled',
   },
+  'lead-guards-loop': {
+    file: 'lead-guards-loop.json',
+    description:
+      'Patch "lead-guards": a lead repeating the same ls call: warned (request-only) after the 3rd response, stopped at the 5th (calls stripped by rewriteLeadTurn, loop_capped in the run\'s search attributes).',
+    scenario: () => ({ lead: [{ content: 'Looking again.', tool_calls: [{ name: 'ls', args: { path: '.' } }], repeat: 'forever' }] }),
+  },
+  'lead-guards-fallback': {
+    file: 'lead-guards-fallback.json',
+    description: 'Patch "lead-guards": the lead model fails for good (a 400): the step stores the error fallback and the run fails with the provider message.',
+    scenario: () => ({ lead: [{ error: '400 invalid request: malformed', repeat: 'forever' }] }),
+    expectStatus: 'failed',
+  },
   'delegation-limit': {
     file: 'delegation-limit.json',
     description:

@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { AppConfig } from '../config/schema';
 import type { ModelRole } from '../models';
 import type { Stores } from '../store';
+import type { LlmRetryPolicy } from '../middleware';
 
 /** What activities need, injected by the worker (and by tests). */
 export interface ActivityDeps {
@@ -13,4 +14,6 @@ export interface ActivityDeps {
   readonly subagentBacklog: () => Promise<number>;
   /** Clock for prompt dates; injectable for tests. */
   readonly now?: () => Date;
+  /** Retries of the lead's model calls. @default DEFAULT_LLM_RETRY_POLICY (SPEC §6.8) */
+  readonly llmRetryPolicy?: LlmRetryPolicy;
 }

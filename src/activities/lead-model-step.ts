@@ -11,7 +11,9 @@ import { formatPromptDate } from './prompt-date';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
 import { frameLatestUserInput } from './frame-user-input';
-import { durableContextMessages, renderDurableContextData, repairDanglingToolCalls } from '../middleware';
+import { DEFAULT_LLM_RETRY_POLICY, durableContextMessages, neutralizeToolMessages, renderDurableContextData, repairDanglingToolCalls } from '../middleware';
+import { callWithLlmRetries } from '../middleware/agent';
+import { abortableDelay } from '../models/abortable-delay';
 import { usedToolCallIds, withUniqueToolCallIds } from './unique-tool-call-ids';
 
 /** Builds the `leadModelStep` activity. */
@@ -29,7 +31,11 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const records = await deps.stores.messages.listMessages(input.threadId);
     const thread = records.map((r) => mapStoredMessageToChatMessage(r.message));
     // Threads written by older code may hold calls nobody answered: providers reject those with a 400.
-    const history = frameLatestUserInput(repairDanglingToolCalls(thread, (fields) => new ToolMessage(fields)));
+    // Tool results and subagent reports are data: framework tags and input markers in them are escaped.
+    const history = neutralizeToolMessages(
+      frameLatestUserInput(repairDanglingToolCalls(thread, (fields) => new ToolMessage(fields))),
+      (fields) => new ToolMessage(fields),
+    );
     const now = (deps.now ?? (() => new Date()))();
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.
@@ -47,12 +53,20 @@ export function createLeadModelStep(deps: ActivityDeps) {
       ...leadTools(deps, input),
     ];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
+    // Guard warnings go last and only into this request, never into the thread (SPEC Appendix D).
+    const warnings = input.warnings.map((w) => new HumanMessage({ content: w.text, name: w.name }));
+    const request = [new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history, ...warnings];
+    // Transient provider errors are retried; a final failure comes back as the error fallback message.
     const response = await withHeartbeats((signal) =>
-      runnable.invoke([new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history], {
-        signal,
-        tags: ['lead', `agent:${input.agentName}`],
-        metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
-      }),
+      callWithLlmRetries(
+        () =>
+          runnable.invoke(request, {
+            signal,
+            tags: ['lead', `agent:${input.agentName}`],
+            metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
+          }),
+        { policy: deps.llmRetryPolicy ?? DEFAULT_LLM_RETRY_POLICY, sleep: abortableDelay, signal },
+      ),
     );
     const ai = withUniqueToolCallIds(normalizeAiMessage(response, input), usedToolCallIds(thread), input.runId, input.turn);
     const [stored] = mapChatMessagesToStoredMessages([ai]);

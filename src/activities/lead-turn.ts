@@ -29,11 +29,21 @@ function briefToolCall(call: { id?: string; name: string; args: Record<string, u
   return { id: call.id ?? '', name: call.name, args, argsTruncated: truncated };
 }
 
+/** The provider's reason and message when `ai` is the error fallback of a call that finally failed. */
+function errorFallbackOf(ai: AIMessage): LeadModelTurn['errorFallback'] {
+  const kwargs = ai.additional_kwargs;
+  if (kwargs['error_fallback'] !== true) return null;
+  return { reason: String(kwargs['error_reason'] ?? 'generic'), detail: String(kwargs['error_detail'] ?? messageText(ai.content)) };
+}
+
 /** What the workflow learns about a stored lead message: its reference, briefs and tool calls. */
 export function toLeadTurn(key: string, ai: AIMessage, modelName: string, maxConcurrent?: number): LeadModelTurn {
   const text = messageText(ai.content);
-  const finish = ai.response_metadata?.finish_reason;
+  // OpenAI-style providers say `finish_reason`, Anthropic `stop_reason`, Ollama `done_reason`.
+  const metadata = ai.response_metadata ?? {};
+  const finish = metadata['finish_reason'] ?? metadata['stop_reason'] ?? metadata['done_reason'];
   return {
+    errorFallback: errorFallbackOf(ai),
     messageRef: key,
     contentBrief: boundText(text),
     contentSha256: sha256Hex(text),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { AppConfig } from '../config';
-import type { LeadRunInput } from '../contracts';
+import type { AppConfig, TokenBudgetConfig } from '../config';
+import { resolveLeadTokenBudget } from '../config/token-budgets';
+import type { LeadLoopLimits, LeadRunInput, LeadTokenBudget } from '../contracts';
 import { leadAgentNames, NO_MANAGED_DEFINITIONS, resolveCatalog, resolveLeadAgent, resolveLeadTools, type ManagedDefinitions } from '../registry';
 import { isValidThreadId } from '../tools';
 
@@ -68,6 +69,8 @@ export function buildLeadRunInput(
       maxTaskAttempts: DEFAULT_MAX_TASK_ATTEMPTS,
       leadToolTimeoutSeconds: config.lead_tools.timeout_seconds,
       leadToolHeartbeatTimeoutSeconds: config.lead_tools.heartbeat_timeout_seconds,
+      leadTokenBudget: leadTokenBudget(config, agent?.token_budget ?? null),
+      leadLoopDetection: leadLoopLimits(config),
     },
     allowedSubagents,
     hostBashAllowed: config.sandbox.allow_host_bash,
@@ -75,4 +78,18 @@ export function buildLeadRunInput(
     catalog: resolveCatalog(config, allowedSubagents, managed.subagents),
     leadTools: resolveLeadTools(config, agent?.tools ?? null),
   };
+}
+
+/** The lead's token budget for the run, or null when the resolved budget is disabled. */
+function leadTokenBudget(config: AppConfig, agentBudget: TokenBudgetConfig | null): LeadTokenBudget | null {
+  const budget = resolveLeadTokenBudget(config, agentBudget);
+  if (!budget.enabled) return null;
+  const { enabled: _enabled, ...limits } = budget;
+  return { enabled: true, ...limits };
+}
+
+/** Loop detection over the lead's responses, or null when `loop_detection.enabled` is off. */
+function leadLoopLimits(config: AppConfig): LeadLoopLimits | null {
+  const { enabled, max_tracked_threads: _threads, ...limits } = config.loop_detection;
+  return enabled ? limits : null;
 }

@@ -237,6 +237,8 @@ export const LeadAgentSchema = z.strictObject({
   max_turns: posInt.default(50),
   /** The lead's own tools (besides `task`/`batch_task`): null/absent = all it may have, list = only these. */
   tools: z.array(z.enum(LEAD_TOOL_NAMES)).nullable().default(null),
+  /** The lead's own token budget over one run; null = `subagents.token_budget`, else the subagent default. */
+  token_budget: TokenBudgetConfigSchema.nullable().default(null),
 });
 export type LeadAgent = z.infer<typeof LeadAgentSchema>;
 

@@ -28,6 +28,8 @@ export type { ToolCall, LeadModelTurn } from './messages';
 export {
   CatalogEntrySchema,
   RunLimitsSchema,
+  LeadTokenBudgetSchema,
+  LeadLoopLimitsSchema,
   LeadRunInputSchema,
   SubagentTaskInputSchema,
   SubagentExecutionResultSchema,
@@ -59,6 +61,8 @@ export {
 export type {
   CatalogEntry,
   RunLimits,
+  LeadTokenBudget,
+  LeadLoopLimits,
   LeadRunInput,
   SubagentTaskInput,
   SubagentExecutionResult,

@@ -26,5 +26,10 @@ export const LeadModelTurnSchema = z.object({
    * startup `subagent_runtime.max_running`. Absent in histories written before it existed.
    */
   maxConcurrent: z.number().int().min(1).optional(),
+  /**
+   * Set when the model call finally failed and the stored message is the error fallback (SPEC
+   * §2.8 marker): the provider's reason and message. Absent in histories written before it existed.
+   */
+  errorFallback: z.object({ reason: z.string(), detail: z.string() }).nullable().optional(),
 });
 export type LeadModelTurn = z.infer<typeof LeadModelTurnSchema>;

@@ -13,6 +13,30 @@ export const CatalogEntrySchema = z.object({
 });
 export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
 
+const fraction = z.number().min(0).max(1);
+
+/** The lead's token budget over one run (SPEC §6.2 fields of `TokenBudgetConfig`, enabled). */
+export const LeadTokenBudgetSchema = z.object({
+  enabled: z.literal(true),
+  max_tokens: z.number().int().positive(),
+  max_input_tokens: z.number().int().positive().nullable(),
+  max_output_tokens: z.number().int().positive().nullable(),
+  warn_threshold: fraction,
+  hard_stop_threshold: fraction,
+});
+export type LeadTokenBudget = z.infer<typeof LeadTokenBudgetSchema>;
+
+/** Loop detection over the lead's responses (SPEC §6.3 fields of `LoopDetectionConfig`). */
+export const LeadLoopLimitsSchema = z.object({
+  warn_threshold: z.number().int().positive(),
+  hard_limit: z.number().int().positive(),
+  window_size: z.number().int().positive(),
+  tool_freq_warn: z.number().int().positive(),
+  tool_freq_hard_limit: z.number().int().positive(),
+  tool_freq_overrides: z.record(z.string(), z.object({ warn: z.number().int().positive(), hard_limit: z.number().int().positive() })),
+});
+export type LeadLoopLimits = z.infer<typeof LeadLoopLimitsSchema>;
+
 /** Limits resolved once when the run starts. */
 export const RunLimitsSchema = z.object({
   /** Per-response `task` calls (min(request, max_running, 64), at least 1). */
@@ -33,6 +57,10 @@ export const RunLimitsSchema = z.object({
   leadToolTimeoutSeconds: z.number().int().positive().default(300),
   /** A lead tool call's worker is lost after this long without a heartbeat. */
   leadToolHeartbeatTimeoutSeconds: z.number().int().positive().default(30),
+  /** The lead's token budget over the run; null = none (and in runs recorded before lead guards). */
+  leadTokenBudget: LeadTokenBudgetSchema.nullable().default(null),
+  /** Loop detection over the lead's responses; null = off. */
+  leadLoopDetection: LeadLoopLimitsSchema.nullable().default(null),
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
@@ -267,6 +295,8 @@ export const LeadModelStepInputSchema = z.object({
   catalog: z.array(CatalogEntrySchema),
   /** The lead's own tools bound for this step ([] in runs recorded before the lead had tools). */
   leadTools: z.array(id).default([]),
+  /** Guard warnings for this request only (never stored): loop and token-budget warnings. */
+  warnings: z.array(z.object({ name: z.enum(['loop_warning', 'budget_warning']), text: z.string().min(1) })).default([]),
 });
 export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
 

@@ -53,12 +53,15 @@ export {
   ORIGINAL_USER_CONTENT_KEY,
   UNTRUSTED_TAG_DENYLIST,
   neutralizeUntrustedTags,
+  neutralizeToolResultText,
   frameUntrustedText,
   isGenuineUserMessage,
   lastGenuineUserMessageIndex,
   sanitizeUserContent,
 } from './input-sanitization';
 export type { SanitizableMessage, SanitizedUserContent } from './input-sanitization';
+export { neutralizeToolResultContent, neutralizeToolMessages } from './tool-result-sanitization';
+export type { ToolResultMessage, NeutralizedToolMessageFields } from './tool-result-sanitization';
 export {
   RETRYABLE_STATUSES,
   LlmErrorReason,

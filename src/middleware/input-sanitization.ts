@@ -2,7 +2,8 @@
  * Untrusted text framing (SPEC §6.9): the pure part of the input sanitization middleware. Blocked
  * framework and injection tags are HTML-escaped rather than removed, so the user's intent survives
  * while the tag loses its structural meaning; forged boundary markers are neutralized; the genuine
- * user message is wrapped in plain-text boundary markers.
+ * user message is wrapped in plain-text boundary markers. Tool results and subagent reports get
+ * the same escaping and neutralization, without the wrapping (`tool-result-sanitization.ts`).
  */
 
 /** Opening boundary line around the genuine user message (a fixed wire string). */
@@ -56,6 +57,9 @@ export const UNTRUSTED_TAG_DENYLIST = [
   'output_format',
   'working_directory',
   'tool_restrictions',
+  'report_contract',
+  'acceptance_criteria',
+  'direct_work',
   'system',
   'instruction',
   'important',
@@ -74,15 +78,24 @@ const BLOCKED_TAG_PATTERN = new RegExp(
   `<\\s*/?\\s*(?:${[...UNTRUSTED_TAG_DENYLIST].sort().map(escapeRegExp).join('|')})\\b[^>]*>?`,
   'gi',
 );
-const BOUNDARY_TOKEN_PATTERN = new RegExp(`${escapeRegExp(USER_INPUT_BEGIN)}|${escapeRegExp(USER_INPUT_END)}`, 'g');
+// A forged marker need not be byte-exact to read as one: any case, three or more dashes, and any
+// run of spaces or tabs (Unicode ones too) around and between the words. Line breaks do not
+// count, so a marker never swallows the lines around it.
+const HSPACE = '[^\\S\\r\\n]';
+const BOUNDARY_TOKEN_PATTERN = new RegExp(`-{3,}${HSPACE}*(begin|end)${HSPACE}+user${HSPACE}+input${HSPACE}*-{3,}`, 'gi');
 
+/** HTML-escapes every denylisted tag, matched case-insensitively with optional spaces. */
 function escapeBlockedTags(text: string): string {
   return text.replace(BLOCKED_TAG_PATTERN, (tag) => tag.replace(/</g, '&lt;').replace(/>/g, '&gt;'));
 }
 
+/**
+ * Replaces every forged user-input marker, however it is cased or spaced, by its neutralized form.
+ * Shared by the user-input framing and the tool-result path so both match markers the same way.
+ */
 function neutralizeBoundaryTokens(text: string): string {
-  return text.replace(BOUNDARY_TOKEN_PATTERN, (token) =>
-    token === USER_INPUT_BEGIN ? NEUTRALIZED_USER_INPUT_BEGIN : NEUTRALIZED_USER_INPUT_END,
+  return text.replace(BOUNDARY_TOKEN_PATTERN, (_token, word: string) =>
+    word.toLowerCase() === 'begin' ? NEUTRALIZED_USER_INPUT_BEGIN : NEUTRALIZED_USER_INPUT_END,
   );
 }
 
@@ -94,6 +107,17 @@ function neutralizeBoundaryTokens(text: string): string {
 export function neutralizeUntrustedTags(text: string): string {
   if (text.trim() === '') return text;
   return neutralizeBoundaryTokens(escapeBlockedTags(text));
+}
+
+/**
+ * Neutralizes one tool result or subagent report before it reaches a model (issue 12 item 6:
+ * tool results are data): denylisted framework tags are HTML-escaped (`</system>` becomes
+ * `&lt;/system&gt;`, also `< SYSTEM >`) and forged user-input markers, in any case or spacing,
+ * become `[BEGIN USER INPUT]` / `[END USER INPUT]`. Nothing is wrapped. Blank text is returned
+ * unchanged; idempotent, so text neutralized once passes through again as it is.
+ */
+export function neutralizeToolResultText(text: string): string {
+  return neutralizeUntrustedTags(text);
 }
 
 /**

@@ -51,6 +51,8 @@ export const ScenarioTurnSchema = z
     delay_ms: z.number({ error: COUNT_MESSAGE }).int({ error: COUNT_MESSAGE }).min(0, { error: COUNT_MESSAGE }).optional(),
     error: z.string({ error: 'must be a string' }).min(1, { error: 'must be a non-empty string' }).optional(),
     repeat: RepeatSchema.optional(),
+    /** The provider's finish reason (default `tool_calls` or `stop`), e.g. `length` or `content_filter`. */
+    finish_reason: z.string({ error: 'must be a non-empty string' }).min(1, { error: 'must be a non-empty string' }).optional(),
   })
   .refine((t) => t.content !== undefined || t.tool_calls !== undefined || t.error !== undefined, {
     error: 'a turn needs at least one of content, tool_calls or error',

@@ -159,7 +159,7 @@ export class ScriptedChatModel extends BaseChatModel {
       name: tc.name,
       args: { ...tc.args },
     }));
-    return this.result(turn.content ?? '', toolCalls, turn.usage);
+    return this.result(turn.content ?? '', toolCalls, turn.usage, turn.finish_reason);
   }
 
   /**
@@ -171,7 +171,7 @@ export class ScriptedChatModel extends BaseChatModel {
     return `call_${this.role.kind}_${run}${position}_${index}`;
   }
 
-  private result(content: string, toolCalls: ToolCall[], usage: ScenarioTurn['usage']): ChatResult {
+  private result(content: string, toolCalls: ToolCall[], usage: ScenarioTurn['usage'], finishReason?: string): ChatResult {
     const rawToolCalls: OpenAIToolCall[] = toolCalls.map((tc) => ({
       id: tc.id ?? '',
       type: 'function',
@@ -183,7 +183,7 @@ export class ScriptedChatModel extends BaseChatModel {
       additional_kwargs: rawToolCalls.length > 0 ? { tool_calls: rawToolCalls } : {},
       response_metadata: {
         model_name: this.modelName,
-        finish_reason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
+        finish_reason: finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
       },
       // Spread only when present: "no usage reported" must stay absent downstream, never zeros.
       ...(usage === undefined ? {} : { usage_metadata: { ...usage } }),

@@ -25,6 +25,7 @@ export function resolveLeadAgent(name: string, config: AppConfig, managed: reado
     skills: stored.skills,
     max_turns: stored.max_turns,
     tools: stored.tools,
+    token_budget: null,
     source: 'managed',
   };
 }

@@ -1,4 +1,5 @@
 import type { LeadCallRef, LeadRunInput, LeadRunState } from '../contracts';
+import type { LeadGuardState } from './lead-guards';
 
 /** One lead run's input, live state and call bookkeeping, shared by the workflow's parts. */
 export interface LeadRunContext {
@@ -13,4 +14,11 @@ export interface LeadRunContext {
   readonly open: Map<string, LeadCallRef>;
   /** The turn of a model step in flight: its stored message may hold calls the run never saw. */
   unseenTurn: number | null;
+  /**
+   * Runs started after patch `lead-guards`: a final model failure fails the run, length and safety
+   * stops end it, the token budget and loop detection warn and then force a final answer.
+   */
+  readonly guarded: boolean;
+  /** What the guards remember so far in this run. */
+  guards: LeadGuardState;
 }

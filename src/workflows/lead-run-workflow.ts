@@ -1,11 +1,12 @@
 import { ApplicationFailure, CancellationScope, isCancellation, patched, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
 import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
-import { SA_RUN_STATUS } from '../contracts/search-attributes';
+import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { lead } from './activity-proxies';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
+import { decideLeadGuards, INITIAL_LEAD_GUARDS } from './lead-guards';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext } from './lead-run-context';
 import { leadRunStateQuery } from './lead-run-messages';
@@ -44,7 +45,15 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   };
   setHandler(leadRunStateQuery, () => state);
   // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
-  const run: LeadRunContext = { input, state, ownCallIds: patched(WORKFLOW_PATCHES.leadCalls), open: new Map(), unseenTurn: null };
+  const run: LeadRunContext = {
+    input,
+    state,
+    ownCallIds: patched(WORKFLOW_PATCHES.leadCalls),
+    open: new Map(),
+    unseenTurn: null,
+    guarded: patched(WORKFLOW_PATCHES.leadGuards),
+    guards: INITIAL_LEAD_GUARDS,
+  };
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
 
   try {
@@ -56,9 +65,17 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
     throw err;
   }
-  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
+  upsertSearchAttributes([
+    { key: SA_RUN_STATUS, value: state.status },
+    // Guarded runs also make their own stop reason searchable, next to their tasks' ones.
+    ...(run.guarded && state.stopReason !== null ? [{ key: SA_STOP_REASONS, value: runStopReasons(state) }] : []),
+  ]);
   setCurrentDetails(progressDetails(state));
   return state;
+}
+
+function runStopReasons(state: LeadRunState): string[] {
+  return [...new Set([...state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : [])), ...(state.stopReason ? [state.stopReason] : [])])];
 }
 
 async function runLoop(run: LeadRunContext): Promise<void> {
@@ -82,16 +99,21 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       limits: input.limits,
       catalog: input.catalog,
       leadTools: run.ownCallIds ? input.leadTools : [],
+      warnings: [...run.guards.pending],
     });
     run.unseenTurn = null;
+    run.guards = { ...run.guards, pending: [] };
     state.leadUsage = addUsage(state.leadUsage, step.usage);
+    if (run.guarded) {
+      const guarded = await applyLeadGuards(run, step, turn);
+      if (guarded === null) return;
+      step = guarded;
+    }
     // Ids by position in the model's response, before the delegation limit drops any call.
     const callIds = new Map(step.toolCalls.map((call, index) => [call.id, run.ownCallIds ? leadCallId(turn, index) : call.id]));
     step = await enforceDelegationLimit(run, step, turn);
     if (step.toolCalls.length === 0) {
-      state.status = 'completed';
-      state.finalMessageRef = step.messageRef;
-      state.finalMessageBrief = step.contentBrief;
+      finish(state, step);
       return;
     }
     const ids = step.toolCalls.map((call) => callIds.get(call.id) ?? call.id);
@@ -106,6 +128,38 @@ async function runLoop(run: LeadRunContext): Promise<void> {
   state.stopReason = 'turn_capped';
   state.error = `Lead reached max_turns=${maxTurns} without a final answer`;
   await closeOpenCalls(run, `not run: the lead reached max_turns=${maxTurns}`);
+}
+
+/** Ends the run on its final message: completed, unless a guard stop left nothing to say. */
+function finish(state: LeadRunState, final: LeadModelTurn, error: string | null = null): void {
+  state.finalMessageRef = final.messageRef;
+  state.finalMessageBrief = final.contentBrief;
+  state.status = error === null ? 'completed' : 'failed';
+  state.error = error;
+}
+
+/**
+ * The lead's guardrails on one response (decided by the pure {@link decideLeadGuards}): null when
+ * the run ends here, else the response to go on with. A stop strips the response's calls from the
+ * stored message (with the guard's note) so the thread holds the final answer the run ended on.
+ */
+async function applyLeadGuards(run: LeadRunContext, step: LeadModelTurn, turn: number): Promise<LeadModelTurn | null> {
+  const { input, state } = run;
+  const decided = decideLeadGuards(run.guards, step, state.leadUsage, { tokenBudget: input.limits.leadTokenBudget, loop: input.limits.leadLoopDetection });
+  run.guards = decided.state;
+  const verdict = decided.verdict;
+  if (verdict.kind === 'continue') return step;
+  if (verdict.kind === 'failed') {
+    finish(state, step, verdict.error);
+    return null;
+  }
+  const final =
+    step.toolCalls.length > 0 || verdict.note !== null
+      ? await lead.rewriteLeadTurn({ threadId: input.threadId, runId: input.runId, turn, modelName: input.modelName, keptToolCallIds: [], note: verdict.note })
+      : step;
+  state.stopReason = verdict.stopReason;
+  finish(state, final, final.contentBrief.trim() === '' ? `The lead's response ended with ${verdict.stopReason} and no text` : null);
+  return null;
 }
 
 /**

@@ -17,4 +17,9 @@ export const WORKFLOW_PATCHES = {
    * closed. Older runs keyed calls by the provider's id and answered other tools as unknown.
    */
   leadCalls: 'lead-calls',
+  /**
+   * Lead guardrails: the error-fallback marker fails the run, length and safety finishes end it,
+   * token budget and loop detection warn (request-only) and then strip the calls. Older runs did not.
+   */
+  leadGuards: 'lead-guards',
 } as const;

@@ -6,8 +6,10 @@
 export { buildSubagentMiddleware, stopReasonGuards, consumeStopReason } from './subagent-chain';
 export type { SubagentChainOptions, StopReasonGuard } from './subagent-chain';
 export { inputSanitizationMiddleware, INPUT_SANITIZATION_MIDDLEWARE_NAME } from './input-sanitization-middleware';
-export { llmErrorHandlingMiddleware, LLM_ERROR_HANDLING_MIDDLEWARE_NAME } from './llm-error-handling-middleware';
-export type { LlmErrorHandlingMiddlewareOptions } from './llm-error-handling-middleware';
+export { toolResultSanitizationMiddleware, TOOL_RESULT_SANITIZATION_MIDDLEWARE_NAME } from './tool-result-sanitization-middleware';
+export type { ToolResultSanitizationMiddlewareOptions } from './tool-result-sanitization-middleware';
+export { callWithLlmRetries, llmErrorHandlingMiddleware, LLM_ERROR_HANDLING_MIDDLEWARE_NAME } from './llm-error-handling-middleware';
+export type { LlmErrorHandlingMiddlewareOptions, LlmRetryOptions, LlmRetrySleep } from './llm-error-handling-middleware';
 export { toolErrorHandlingMiddleware, TOOL_ERROR_HANDLING_MIDDLEWARE_NAME } from './tool-error-handling-middleware';
 export { loopDetectionMiddleware, LOOP_DETECTION_MIDDLEWARE_NAME } from './loop-detection-middleware';
 export {

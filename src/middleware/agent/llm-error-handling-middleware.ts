@@ -60,6 +60,44 @@ async function waitUnlessAborted(sleep: LlmRetrySleep, ms: number, signal: Abort
   }
 }
 
+/** How {@link callWithLlmRetries} retries one model call. */
+export interface LlmRetryOptions {
+  readonly policy: LlmRetryPolicy;
+  readonly sleep: LlmRetrySleep;
+  /** The run's abort signal: a cancelled run stops retrying at once. */
+  readonly signal: AbortSignal | undefined;
+  /** Errors that are control flow, not failures (rethrown as they are). */
+  readonly isControlFlow?: (err: unknown) => boolean;
+  /** Told before each wait. */
+  readonly onRetry?: (event: LlmRetryEvent) => void;
+}
+
+/**
+ * One model call with the SPEC §6.8 policy: transient failures retried with capped exponential
+ * backoff, and a final failure RETURNED as the fallback `AIMessage` (`error_fallback: true`, the
+ * provider's reason and message) instead of thrown. Cancellation is always rethrown. Shared by the
+ * subagent middleware and the lead's model step, so both fail the same way.
+ */
+export async function callWithLlmRetries<T>(call: () => Promise<T> | T, options: LlmRetryOptions): Promise<T | AIMessage> {
+  const { signal } = options;
+  for (let attempt = 1; ; attempt += 1) {
+    throwIfAborted(signal);
+    try {
+      return await call();
+    } catch (err) {
+      if (signal?.aborted === true || options.isControlFlow?.(err) === true || isCancellationError(err)) throw err;
+      const classification = classifyLlmError(err);
+      const waitMs = retryDelayMs(attempt, classification, options.policy);
+      if (waitMs === null) {
+        const fallback = llmErrorFallback(classification);
+        return new AIMessage({ content: fallback.content, additional_kwargs: { ...fallback.additional_kwargs } });
+      }
+      options.onRetry?.(llmRetryEvent(attempt, maxAttemptsFor(classification.reason, options.policy), waitMs, classification.reason));
+      await waitUnlessAborted(options.sleep, waitMs, signal);
+    }
+  }
+}
+
 function emitRetryEvent(writer: unknown, event: LlmRetryEvent): void {
   if (typeof writer !== 'function') return;
   try {
@@ -86,25 +124,13 @@ export function llmErrorHandlingMiddleware(options: LlmErrorHandlingMiddlewareOp
   const retryPolicy: LlmRetryPolicy = policy;
   return createMiddleware({
     name: LLM_ERROR_HANDLING_MIDDLEWARE_NAME,
-    wrapModelCall: async (request, handler) => {
-      const signal = request.runtime.signal;
-      for (let attempt = 1; ; attempt += 1) {
-        throwIfAborted(signal);
-        try {
-          return await handler(request);
-        } catch (err) {
-          if (signal?.aborted === true || isGraphBubbleUp(err) || isCancellationError(err)) throw err;
-          const classification = classifyLlmError(err);
-          const waitMs = retryDelayMs(attempt, classification, retryPolicy);
-          if (waitMs === null) {
-            const fallback = llmErrorFallback(classification);
-            return new AIMessage({ content: fallback.content, additional_kwargs: { ...fallback.additional_kwargs } });
-          }
-          const maxAttempts = maxAttemptsFor(classification.reason, retryPolicy);
-          emitRetryEvent(request.runtime.writer, llmRetryEvent(attempt, maxAttempts, waitMs, classification.reason));
-          await waitUnlessAborted(sleep, waitMs, signal);
-        }
-      }
-    },
+    wrapModelCall: (request, handler) =>
+      callWithLlmRetries(() => handler(request), {
+        policy: retryPolicy,
+        sleep,
+        signal: request.runtime.signal,
+        isControlFlow: isGraphBubbleUp,
+        onRetry: (event) => emitRetryEvent(request.runtime.writer, event),
+      }),
   });
 }

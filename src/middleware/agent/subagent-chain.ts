@@ -11,6 +11,7 @@ import { systemMessageCoalescingMiddleware } from './system-message-coalescing-m
 import { summarizationMiddleware } from './summarization-middleware';
 import { resolveSubagentTokenBudget, tokenBudgetMiddleware } from './token-budget-middleware';
 import { toolErrorHandlingMiddleware } from './tool-error-handling-middleware';
+import { toolResultSanitizationMiddleware } from './tool-result-sanitization-middleware';
 
 /** A guard that can say why it ended a run early (duck-typed: any middleware with this method). */
 export interface StopReasonGuard {
@@ -30,15 +31,17 @@ export interface SubagentChainOptions {
 
 /**
  * The subagent middleware chain, in the order SPEC §6.10 pins for the parts this project has:
- * input sanitization outermost, LLM and tool error handling, the loop and token guards, durable
- * context, summarization (when enabled), the date reminder, and the system-message coalescer always last (innermost), so the
- * model always receives exactly one leading system message. Built per task: guards keep per-run
+ * input sanitization outermost, then tool-result sanitization (tool results are data, issue 12
+ * item 6), LLM and tool error handling, the loop and token guards, durable context, summarization
+ * (when enabled), the date reminder, and the system-message coalescer always last (innermost), so
+ * the model always receives exactly one leading system message. Built per task: guards keep per-run
  * state and must not be shared between concurrent executions.
  */
 export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMiddleware[] {
   const { config } = options;
   const chain: AgentMiddleware[] = [
     inputSanitizationMiddleware(),
+    toolResultSanitizationMiddleware(),
     llmErrorHandlingMiddleware(options.llmRetry ?? {}),
     toolErrorHandlingMiddleware(),
   ];

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
-import { TokenBudgetConfigSchema, type AppConfig, type TokenBudgetConfig } from '../../config/schema';
+import { TokenBudgetConfigSchema } from '../../config/schema';
 import type { StopReason } from '../../contracts';
 import {
   BoundedMap,
@@ -54,28 +54,8 @@ export function forcedFinalAnswer(last: AIMessage, note: string): AIMessage {
   });
 }
 
-/** Subagent budget when none is configured (SPEC §1.3, §6.2): 1,000,000 with summarization on, else 2,000,000. */
-export function defaultSubagentTokenBudget(summarizationEnabled: boolean): TokenBudgetConfig {
-  return TokenBudgetConfigSchema.parse({
-    enabled: true,
-    max_tokens: summarizationEnabled ? 1_000_000 : 2_000_000,
-    warn_threshold: 0.7,
-    hard_stop_threshold: 1.0,
-  });
-}
-
-/**
- * The budget a subagent runs with (`get_token_budget_for`): its `subagents.agents.<name>.token_budget`,
- * else an explicit `subagents.token_budget`, else {@link defaultSubagentTokenBudget} for
- * `summarization.enabled`.
- */
-export function resolveSubagentTokenBudget(
-  config: Pick<AppConfig, 'subagents' | 'summarization'>,
-  agentName: string,
-): TokenBudgetConfig {
-  const override = Object.hasOwn(config.subagents.agents, agentName) ? config.subagents.agents[agentName] : undefined;
-  return override?.token_budget ?? config.subagents.token_budget ?? defaultSubagentTokenBudget(config.summarization.enabled);
-}
+// Resolution lives with the config; the subagent chain and tests import it from here too.
+export { defaultSubagentTokenBudget, resolveSubagentTokenBudget } from '../../config/token-budgets';
 
 /**
  * Token budget guard (SPEC §6.2). Counts each run's token usage from the AI messages' usage
