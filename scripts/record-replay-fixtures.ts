@@ -22,6 +22,8 @@ interface FixtureRecipe {
   readonly config?: Record<string, unknown>;
   /** How the run must end for the history to be kept. @default 'completed' */
   readonly expectStatus?: 'completed' | 'failed' | 'cancelled';
+  /** Keep the history of the run's first execution (it ends continued as new), not the last one. */
+  readonly firstExecution?: boolean;
   /** Cancel the run once this many rows of these events are stored. */
   readonly cancelAfter?: { readonly events: readonly string[]; readonly count: number };
   /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
@@ -108,6 +110,14 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => ({ lead: [{ error: '400 invalid request: malformed', repeat: 'forever' }] }),
     expectStatus: 'failed',
   },
+  'lead-continue-as-new': {
+    file: 'lead-continue-as-new.json',
+    description:
+      'Patch "lead-continue-as-new": the first execution of a 40-turn lead run with a history limit of 100 events: direct ls calls, then continued as new between turns carrying the run state.',
+    scenario: () => ({ lead: [{ tool_calls: [{ name: 'ls', args: { path: '.' } }], repeat: 39 }, { content: 'done' }] }),
+    config: { agents: { default: { max_turns: 50 } }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } },
+    firstExecution: true,
+  },
   'delegation-limit': {
     file: 'delegation-limit.json',
     description:
@@ -157,8 +167,8 @@ const RECIPES: Record<string, FixtureRecipe> = {
   },
 };
 
-async function saveHistory(env: Awaited<ReturnType<typeof createTestEnv>>, workflowId: string, file: string): Promise<void> {
-  const history = await env.client.workflow.getHandle(workflowId).fetchHistory();
+async function saveHistory(env: Awaited<ReturnType<typeof createTestEnv>>, workflowId: string, file: string, runId?: string): Promise<void> {
+  const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
   writeFileSync(join(HISTORIES_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
 }
 
@@ -194,9 +204,13 @@ async function recordBatch(env: Awaited<ReturnType<typeof createTestEnv>>, name:
 /** Runs a recipe's lead run to its end, cancelling it first when the recipe says so. */
 async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name: string, recipe: FixtureRecipe) {
   const request = { message: name, threadId: `replay-${name}`, runId: 'run-1' };
-  const cancel = recipe.cancelAfter;
-  if (cancel === undefined) return harness.run(request);
   const started = await harness.client.startRun(request);
+  const firstRunId = started.handle.firstExecutionRunId;
+  const cancel = recipe.cancelAfter;
+  if (cancel === undefined) {
+    await started.handle.result().catch(() => undefined);
+    return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
+  }
   for (;;) {
     const rows = await harness.stores.events.listEvents({ runId: request.runId, threadId: request.threadId, eventTypes: [...cancel.events] });
     if (rows.length >= cancel.count) break;
@@ -204,7 +218,7 @@ async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name
   }
   await started.handle.cancel();
   await started.handle.result().catch(() => undefined);
-  return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId };
+  return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
 }
 
 async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
@@ -213,9 +227,9 @@ async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixtur
     if (recipe.batch) return await recordBatch(env, name, recipe, recipe.batch);
     const harness = await startHarness(env, recipe.scenario(), recipe.config);
     try {
-      const { state, workflowId } = await runRecipe(harness, name, recipe);
+      const { state, workflowId, firstRunId } = await runRecipe(harness, name, recipe);
       if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
-      await saveHistory(env, workflowId, recipe.file);
+      await saveHistory(env, workflowId, recipe.file, recipe.firstExecution === true ? firstRunId : undefined);
       return [{ file: recipe.file, workflowId, description: recipe.description }];
     } finally {
       await harness.close();

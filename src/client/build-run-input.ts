@@ -71,6 +71,7 @@ export function buildLeadRunInput(
       leadToolHeartbeatTimeoutSeconds: config.lead_tools.heartbeat_timeout_seconds,
       leadTokenBudget: leadTokenBudget(config, agent?.token_budget ?? null),
       leadLoopDetection: leadLoopLimits(config),
+      historyEventLimit: config.lead_runs.history_event_limit,
     },
     allowedSubagents,
     hostBashAllowed: config.sandbox.allow_host_bash,

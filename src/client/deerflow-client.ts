@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandle } from '@temporalio/client';
+import type { Client, WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { AppConfig } from '../config';
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import type { AgentDefinitionStore } from '../store/agent-definition-store';
@@ -36,7 +36,8 @@ export interface StartedRun {
   readonly runId: string;
   readonly threadId: string;
   readonly input: LeadRunInput;
-  readonly handle: WorkflowHandle;
+  /** Its results and `firstExecutionRunId` follow the run across continue-as-new. */
+  readonly handle: WorkflowHandleWithFirstExecutionRunId;
 }
 
 export type StartRunRequest = Omit<RunRequest, 'runId' | 'threadId'> & { runId?: string; threadId?: string };

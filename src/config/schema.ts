@@ -279,6 +279,13 @@ export const LeadToolsConfigSchema = z.strictObject({
 });
 export type LeadToolsConfig = z.infer<typeof LeadToolsConfigSchema>;
 
+/** Lead runs as workflows. */
+export const LeadRunsConfigSchema = z.strictObject({
+  /** A lead run continues as new once its history reaches this many events (or Temporal suggests it). */
+  history_event_limit: z.number().int().min(100).max(50_000).default(10_000),
+});
+export type LeadRunsConfig = z.infer<typeof LeadRunsConfigSchema>;
+
 /** The `web_fetch` tool (lead and subagents): one HTTP(S) GET, main content as Markdown. */
 export const WebFetchConfigSchema = z.strictObject({
   /** Fetch loopback, private and link-local addresses too. Off by default: agents stay out of the operator's network. */
@@ -331,6 +338,7 @@ export const AppConfigSchema = z
     temporal: TemporalConfigSchema.default(() => TemporalConfigSchema.parse({})),
     sandbox: SandboxConfigSchema.default(() => SandboxConfigSchema.parse({})),
     lead_tools: LeadToolsConfigSchema.default(() => LeadToolsConfigSchema.parse({})),
+    lead_runs: LeadRunsConfigSchema.default(() => LeadRunsConfigSchema.parse({})),
     web_fetch: WebFetchConfigSchema.default(() => WebFetchConfigSchema.parse({})),
     gateway: GatewayConfigSchema.default(() => GatewayConfigSchema.parse({})),
   })

@@ -57,6 +57,8 @@ export {
   LeadToolCallInputSchema,
   LeadToolResultSchema,
   LeadToolStateSchema,
+  LeadGuardMemorySchema,
+  LeadRunResumeSchema,
 } from './workflow-io';
 export type {
   CatalogEntry,
@@ -86,6 +88,8 @@ export type {
   LeadToolCallInput,
   LeadToolResult,
   LeadToolState,
+  LeadGuardMemory,
+  LeadRunResume,
 } from './workflow-io';
 export {
   SUBAGENT_EVENT_CATEGORY,

@@ -61,6 +61,8 @@ export const RunLimitsSchema = z.object({
   leadTokenBudget: LeadTokenBudgetSchema.nullable().default(null),
   /** Loop detection over the lead's responses; null = off. */
   leadLoopDetection: LeadLoopLimitsSchema.nullable().default(null),
+  /** The run continues as new once its history reaches this many events (or Temporal suggests it). */
+  historyEventLimit: z.number().int().min(100).default(10_000),
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
@@ -84,6 +86,8 @@ export const LeadRunInputSchema = z.object({
   catalog: z.array(CatalogEntrySchema),
   /** The lead's own tools (workspace tools, `web_fetch`), resolved when the run started. */
   leadTools: z.array(id).default([]),
+  /** Set when the run continued as new: where it stands (absent on a run's first execution). */
+  resume: z.lazy(() => LeadRunResumeSchema).optional(),
 });
 export type LeadRunInput = z.infer<typeof LeadRunInputSchema>;
 
@@ -372,3 +376,26 @@ export const LeadRunStateSchema = z.object({
   error: z.string().nullable(),
 });
 export type LeadRunState = z.infer<typeof LeadRunStateSchema>;
+
+/** What the lead's guards remember over a run (carried across continue-as-new). */
+export const LeadGuardMemorySchema = z.object({
+  loop: z.object({
+    hashes: z.array(z.string()),
+    warnedHashes: z.array(z.string()),
+    toolNames: z.array(z.string()),
+    warnedTools: z.array(z.string()),
+  }),
+  budgetWarned: z.boolean(),
+  pending: z.array(z.object({ name: z.enum(['loop_warning', 'budget_warning']), text: z.string() })),
+});
+export type LeadGuardMemory = z.infer<typeof LeadGuardMemorySchema>;
+
+/** Where a lead run stands when it continues as new: its next turn, its whole state, its guards. */
+export const LeadRunResumeSchema = z.object({
+  turn: z.number().int().nonnegative(),
+  state: LeadRunStateSchema,
+  guards: LeadGuardMemorySchema,
+  /** Executions before this one (Temporal Web shows each as its own run). */
+  continuedRuns: z.number().int().min(1),
+});
+export type LeadRunResume = z.infer<typeof LeadRunResumeSchema>;

@@ -21,4 +21,6 @@ export interface LeadRunContext {
   readonly guarded: boolean;
   /** What the guards remember so far in this run. */
   guards: LeadGuardState;
+  /** Runs started after patch `lead-continue-as-new` continue as new between turns when due. */
+  readonly continues: boolean;
 }

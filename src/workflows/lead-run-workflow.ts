@@ -1,4 +1,15 @@
-import { ApplicationFailure, CancellationScope, isCancellation, patched, setCurrentDetails, setHandler, upsertSearchAttributes } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  ContinueAsNew,
+  isCancellation,
+  makeContinueAsNewFunc,
+  patched,
+  setCurrentDetails,
+  setHandler,
+  upsertSearchAttributes,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
@@ -6,6 +17,7 @@ import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { lead } from './activity-proxies';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
+import { shouldContinueAsNew } from './batch-window';
 import { decideLeadGuards, INITIAL_LEAD_GUARDS } from './lead-guards';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext } from './lead-run-context';
@@ -27,7 +39,8 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     throw ApplicationFailure.nonRetryable(`Invalid lead run input: ${problems}`, 'InvalidInput');
   }
   const input = parsed.data;
-  const state: LeadRunState = {
+  // A continued run picks up where the previous execution stopped: the whole state, not the history.
+  const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : {
     runId: input.runId,
     threadId: input.threadId,
     status: 'running',
@@ -52,13 +65,15 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     open: new Map(),
     unseenTurn: null,
     guarded: patched(WORKFLOW_PATCHES.leadGuards),
-    guards: INITIAL_LEAD_GUARDS,
+    guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
+    continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
   };
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
 
   try {
     await runLoop(run);
   } catch (err) {
+    if (err instanceof ContinueAsNew) throw err;
     state.status = isCancellation(err) ? 'cancelled' : 'failed';
     state.error = failureMessage(err);
     await closeOpenCalls(run, state.status === 'cancelled' ? 'cancelled' : 'not run: the run failed');
@@ -82,7 +97,9 @@ async function runLoop(run: LeadRunContext): Promise<void> {
   const { input, state } = run;
   const maxTurns = input.limits.maxLeadTurns;
   let toolOutcomes: ToolOutcome[] = [];
-  for (let turn = 0; turn < maxTurns; turn++) {
+  const firstTurn = input.resume?.turn ?? 0;
+  for (let turn = firstTurn; turn < maxTurns; turn++) {
+    if (run.continues && turn > firstTurn) await continueAsNewIfDue(run, turn);
     state.turn = turn;
     setCurrentDetails(progressDetails(state));
     // Until the step returns, its stored message (if any) is one the run has not seen.
@@ -128,6 +145,25 @@ async function runLoop(run: LeadRunContext): Promise<void> {
   state.stopReason = 'turn_capped';
   state.error = `Lead reached max_turns=${maxTurns} without a final answer`;
   await closeOpenCalls(run, `not run: the lead reached max_turns=${maxTurns}`);
+}
+
+/**
+ * Between turns (every outcome written, nothing open), a long run continues as new once its
+ * history reaches the run's event limit or Temporal suggests it, carrying only its state: turn,
+ * tasks, direct calls, ledger counts, usage and the guards' memory.
+ */
+async function continueAsNewIfDue(run: LeadRunContext, turn: number): Promise<void> {
+  const info = workflowInfo();
+  if (!shouldContinueAsNew({ length: info.historyLength, suggested: info.continueAsNewSuggested }, run.input.limits.historyEventLimit)) return;
+  const { loop, budgetWarned, pending } = run.guards;
+  const guards = {
+    loop: { hashes: [...loop.hashes], warnedHashes: [...loop.warnedHashes], toolNames: [...loop.toolNames], warnedTools: [...loop.warnedTools] },
+    budgetWarned,
+    pending: [...pending],
+  };
+  const resume = { turn, state: { ...run.state }, guards, continuedRuns: (run.input.resume?.continuedRuns ?? 0) + 1 };
+  const next = makeContinueAsNewFunc<typeof leadRunWorkflow>({ typedSearchAttributes: info.typedSearchAttributes });
+  await next({ ...run.input, resume });
 }
 
 /** Ends the run on its final message: completed, unless a guard stop left nothing to say. */

@@ -22,4 +22,6 @@ export const WORKFLOW_PATCHES = {
    * token budget and loop detection warn (request-only) and then strip the calls. Older runs did not.
    */
   leadGuards: 'lead-guards',
+  /** A long lead run continues as new between turns, carrying its state; older runs never did. */
+  leadContinueAsNew: 'lead-continue-as-new',
 } as const;
