@@ -12,6 +12,8 @@ export const TaskToolArgsSchema = z.strictObject({
   prompt: requiredText('the complete task'),
   subagent_type: requiredText('a subagent name'),
   acceptance_criteria: z.array(z.string()).max(100).optional(),
+  /** A shorter execution cap for this task; never above the subagent's configured timeout. */
+  timeout_seconds: z.number({ error: 'must be a whole number of seconds' }).int('must be a whole number of seconds').min(1, 'must be at least 1').optional(),
 });
 export type TaskToolArgs = z.infer<typeof TaskToolArgsSchema>;
 

@@ -20,6 +20,12 @@ export function taskToolSpec(options: { subagentNames: readonly string[]; receip
       .string()
       .describe(`The subagent to use. ALWAYS THIRD. One of: ${options.subagentNames.join(', ')}.`),
     acceptance_criteria: z.array(z.string()).optional().describe(ACCEPTANCE_CRITERIA_DESCRIPTION),
+    timeout_seconds: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("Optional execution cap for this task in seconds; it can shorten the subagent's configured timeout, never extend it."),
   });
   return {
     type: 'function',

@@ -136,7 +136,11 @@ async function runLoop(run: LeadRunContext): Promise<void> {
     const ids = step.toolCalls.map((call) => callIds.get(call.id) ?? call.id);
     if (run.ownCallIds && turn === maxTurns - 1) {
       // The lead could never read these results: they are not run, and the thread says so.
-      for (const [index, call] of step.toolCalls.entries()) run.open.set(ids[index] ?? call.id, { callId: ids[index] ?? call.id, toolCallId: call.id, toolName: call.name });
+      for (const [index, call] of step.toolCalls.entries()) {
+        const callId = ids[index] ?? call.id;
+        run.open.set(callId, { callId, toolCallId: call.id, toolName: call.name });
+        if (input.leadTools.includes(call.name)) state.leadTools.push({ callId, turn, tool: call.name, status: 'failed', error: notRunAtTurnCap(maxTurns) });
+      }
       break;
     }
     toolOutcomes = await runLeadResponse(run, step.toolCalls, ids, turn);
@@ -144,7 +148,11 @@ async function runLoop(run: LeadRunContext): Promise<void> {
   state.status = 'failed';
   state.stopReason = 'turn_capped';
   state.error = `Lead reached max_turns=${maxTurns} without a final answer`;
-  await closeOpenCalls(run, `not run: the lead reached max_turns=${maxTurns}`);
+  await closeOpenCalls(run, notRunAtTurnCap(maxTurns));
+}
+
+function notRunAtTurnCap(maxTurns: number): string {
+  return `not run: the lead reached max_turns=${maxTurns}`;
 }
 
 /**

@@ -21,6 +21,7 @@ export interface TaskPolicy {
 const OPEN_POLICY: TaskPolicy = { allowedSubagents: null, hostBashAllowed: true };
 
 export type TaskCallCheck =
+  /** `subagent` carries the task's effective timeout (a per-call `timeout_seconds` clamped to it). */
   | { readonly ok: true; readonly description: string; readonly subagent: CatalogEntry }
   | { readonly ok: false; readonly error: string };
 
@@ -43,7 +44,13 @@ export function validateTaskCall(call: ToolCall, catalog: readonly CatalogEntry[
   if (type === 'bash' && !policy.hostBashAllowed) return { ok: false, error: LOCAL_BASH_SUBAGENT_DISABLED_MESSAGE };
   const subagent = catalog.find((entry) => entry.name === type);
   if (subagent === undefined) return { ok: false, error: `Unknown subagent type '${type}'. Available: ${availableList(catalog, policy)}` };
-  return { ok: true, description: boundText(parsed.data.description, TASK_DESCRIPTION_MAX_CHARS), subagent };
+  // A per-call timeout may only shorten the configured one.
+  const timeoutSeconds = Math.min(parsed.data.timeout_seconds ?? subagent.timeoutSeconds, subagent.timeoutSeconds);
+  return {
+    ok: true,
+    description: boundText(parsed.data.description, TASK_DESCRIPTION_MAX_CHARS),
+    subagent: timeoutSeconds === subagent.timeoutSeconds ? subagent : { ...subagent, timeoutSeconds },
+  };
 }
 
 function availableList(catalog: readonly CatalogEntry[], policy: TaskPolicy): string {

@@ -230,7 +230,8 @@ test('the lead turn cap leaves no dangling call: calls of the last turn are clos
     { dir: keptDir() },
   );
   const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-cap', runId: 'run-1' });
-  expect(state).toMatchObject({ status: 'failed', stopReason: 'turn_capped', tasks: [], leadTools: [] });
+  expect(state).toMatchObject({ status: 'failed', stopReason: 'turn_capped', tasks: [] });
+  expect(state.leadTools).toEqual([{ callId: '0.0', turn: 0, tool: 'write_file', status: 'failed', error: 'not run: the lead reached max_turns=1' }]);
   const report = await buildRunReport(harness.stores, state, workflowId);
   expect(report.stop_reason).toBe('turn_capped');
   const messages = await thread(harness, 'thread-cap');

@@ -140,3 +140,24 @@ describe('validateTaskCall: subagent type', () => {
     });
   });
 });
+
+describe('validateTaskCall: per-call timeout_seconds', () => {
+  it('a shorter timeout applies to this task only (the catalog entry is not changed)', () => {
+    const check = validateTaskCall(call({ ...valid, timeout_seconds: 60 }), CATALOG);
+    expect(check).toEqual({ ok: true, description: 'Inspect repo', subagent: { ...GP, timeoutSeconds: 60 } });
+    expect(GP.timeoutSeconds).toBe(1800);
+  });
+
+  it('a longer one is clamped to the configured timeout, never above it', () => {
+    const check = validateTaskCall(call({ ...valid, timeout_seconds: 99_999 }), CATALOG);
+    expect(check.ok && check.subagent).toBe(GP);
+  });
+
+  it.each([
+    [0, 'timeout_seconds: must be at least 1'],
+    [1.5, 'timeout_seconds: must be a whole number of seconds'],
+    ['60', 'timeout_seconds: must be a whole number of seconds'],
+  ])('rejects %p naming the field', (timeout, message) => {
+    expect(errorOf({ ...valid, timeout_seconds: timeout })).toBe(`Invalid task arguments: ${message}`);
+  });
+});
