@@ -24,8 +24,8 @@ interface FixtureRecipe {
   readonly expectStatus?: 'completed' | 'failed' | 'cancelled';
   /** Keep the history of the run's first execution (it ends continued as new), not the last one. */
   readonly firstExecution?: boolean;
-  /** Cancel the run once this many rows of these events are stored. */
-  readonly cancelAfter?: { readonly events: readonly string[]; readonly count: number };
+  /** Cancel the run (or with `taskId`, only that task: update `cancelTask`) once this many rows of these events are stored. */
+  readonly cancelAfter?: { readonly events: readonly string[]; readonly count: number; readonly taskId?: string };
   /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
   readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
 }
@@ -117,6 +117,18 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => ({ lead: [{ tool_calls: [{ name: 'ls', args: { path: '.' } }], repeat: 39 }, { content: 'done' }] }),
     config: { agents: { default: { max_turns: 50 } }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } },
     firstExecution: true,
+  },
+  'lead-cancel-task': {
+    file: 'lead-cancel-task.json',
+    description: 'Update "cancelTask": of two running tasks, one is cancelled by the update (its own cancellation scope); the other completes and the lead answers.',
+    scenario: () => ({
+      lead: [{ tool_calls: [task(1), task(2)] }, { content: 'one was cancelled' }],
+      subagents: [
+        { match: 'Job 1', turns: [{ content: 'late', delay_ms: 60_000 }] },
+        { match: '*', turns: [{ content: 'done', delay_ms: 1000 }] },
+      ],
+    }),
+    cancelAfter: { events: ['subagent.start'], count: 2, taskId: '0.0' },
   },
   'delegation-limit': {
     file: 'delegation-limit.json',
@@ -216,7 +228,8 @@ async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name
     if (rows.length >= cancel.count) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  await started.handle.cancel();
+  if (cancel.taskId === undefined) await started.handle.cancel();
+  else await harness.client.cancelTask(started.workflowId, cancel.taskId);
   await started.handle.result().catch(() => undefined);
   return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
 }

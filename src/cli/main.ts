@@ -8,6 +8,7 @@ import { promptCommand } from './prompt-command';
 import { runCommand } from './run-command';
 import { serveCommand } from './serve-command';
 import { startCommand } from './start-command';
+import { taskCommand } from './task-command';
 import { workerCommand } from './worker-command';
 import { installWorkerLogging, logLevelFromEnv } from '../worker/install-logging';
 import { WORKER_QUEUES, type WorkerQueues } from '../worker/create-workers';
@@ -55,6 +56,7 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   program.addCommand(eventsCommand(config));
   program.addCommand(serveCommand(config));
   program.addCommand(agentsCommand());
+  program.addCommand(taskCommand(config, setExitCode));
   return program;
 }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
 import type { AppConfig } from '../config';
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AgentDefinitionStore } from '../store/agent-definition-store';
 import type { BatchStore, RunEventStore } from '../store';
 import { streamRunEvents, type StreamRunEventsOptions } from './stream-run-events';
@@ -19,12 +19,13 @@ import {
   type BatchState,
   type BatchWorkflowInput,
   type CancelBatchResult,
+  type CancelTaskResult,
   type ListBatchItemsQuery,
   type LeadRunInput,
   type LeadRunState,
   type RunEvent,
 } from '../contracts';
-import { leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { cancelTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
 import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
 import { readManagedDefinitions, resolveCatalog } from '../registry';
 import { buildBatch, type BatchRequest } from './build-batch';
@@ -69,6 +70,17 @@ export class BatchNotFoundError extends Error {
   override readonly name = 'BatchNotFoundError';
   constructor(readonly batchId: string) {
     super(`batch ${batchId} not found`);
+  }
+}
+
+/** `cancelTask` was refused: the run has no such task, or it already ended (`message` says which). */
+export class TaskNotCancellableError extends Error {
+  override readonly name = 'TaskNotCancellableError';
+  constructor(
+    readonly taskId: string,
+    message: string,
+  ) {
+    super(message);
   }
 }
 
@@ -122,6 +134,21 @@ export class DeerFlowClient {
   stream(workflowId: string, runId: string, options: StreamRunEventsOptions = {}): AsyncGenerator<RunEvent> {
     if (this.events === null) throw new Error('DeerFlowClient.stream needs the event store (pass stores.events to the constructor)');
     return streamRunEvents(this.events, this.temporal.workflow.getHandle(workflowId), runId, options);
+  }
+
+  /**
+   * Cancels one running task of a lead run (update `cancelTask`); the run and its other tasks go
+   * on. Resolves once the task is terminal, with the status it ended in.
+   * @throws TaskNotCancellableError when the run has no such task or it already ended
+   * @throws WorkflowNotFoundError when the run does not exist
+   */
+  async cancelTask(workflowId: string, taskId: string): Promise<CancelTaskResult> {
+    try {
+      return await this.temporal.workflow.getHandle(workflowId).executeUpdate(cancelTaskUpdate, { args: [{ taskId }] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new TaskNotCancellableError(taskId, err.cause?.message ?? err.message);
+      throw err;
+    }
   }
 
   /** Live state of a run (works after it closed, too). */

@@ -59,6 +59,8 @@ export {
   LeadToolStateSchema,
   LeadGuardMemorySchema,
   LeadRunResumeSchema,
+  CancelTaskRequestSchema,
+  CancelTaskResultSchema,
 } from './workflow-io';
 export type {
   CatalogEntry,
@@ -90,6 +92,8 @@ export type {
   LeadToolState,
   LeadGuardMemory,
   LeadRunResume,
+  CancelTaskRequest,
+  CancelTaskResult,
 } from './workflow-io';
 export {
   SUBAGENT_EVENT_CATEGORY,

@@ -399,3 +399,11 @@ export const LeadRunResumeSchema = z.object({
   continuedRuns: z.number().int().min(1),
 });
 export type LeadRunResume = z.infer<typeof LeadRunResumeSchema>;
+
+/** Update `cancelTask`: cancel one running task of a lead run; the run and its other tasks go on. */
+export const CancelTaskRequestSchema = z.strictObject({ taskId: id });
+export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
+
+/** How the cancelled task ended (`cancelled`, or what it reached first). */
+export const CancelTaskResultSchema = z.object({ taskId: id, status: WireStatusSchema });
+export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;

@@ -1,13 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { StartRunRequest } from '../client';
+import { TaskNotCancellableError, type StartRunRequest } from '../client';
 import { GatewayError, GatewayErrorCode } from './errors';
 import type { GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
 import { findRun } from './run-lookup';
 import { assertThreadAvailable } from './thread-access';
-import { parseInput, RunParamsSchema, StartRunBodySchema } from './validation';
+import { parseInput, RunParamsSchema, StartRunBodySchema, TaskParamsSchema } from './validation';
 
 /** `201` body of `POST /api/runs`. */
 export interface StartRunResponse {
@@ -52,7 +52,7 @@ function requestError(err: unknown): GatewayError | null {
   return null;
 }
 
-/** `POST /api/runs`, `GET /api/threads/:threadId/runs/:runId`, `POST .../cancel`. */
+/** `POST /api/runs`, `GET /api/threads/:threadId/runs/:runId`, `POST .../cancel`, `POST .../tasks/:taskId/cancel`. */
 export function registerRunRoutes(app: FastifyInstance, deps: GatewayDeps): void {
   app.post('/api/runs', async (request, reply) => {
     const caller = callerOf(request);
@@ -105,5 +105,19 @@ export function registerRunRoutes(app: FastifyInstance, deps: GatewayDeps): void
       throw err;
     }
     return reply.code(202).send({ run_id: run.runId, thread_id: run.threadId, workflow_id: run.workflowId, status: 'cancel_requested' });
+  });
+
+  app.post('/api/threads/:threadId/runs/:runId/tasks/:taskId/cancel', async (request) => {
+    const params = parseInput(TaskParamsSchema, request.params, 'path');
+    const run = await findRun(deps.temporal, params.threadId, params.runId, callerOf(request));
+    if (run.status !== 'RUNNING') throw new GatewayError(GatewayErrorCode.Conflict, `run "${run.runId}" is not running`);
+    try {
+      const ended = await deps.deerflow.cancelTask(run.workflowId, params.taskId);
+      return { run_id: run.runId, thread_id: run.threadId, task_id: ended.taskId, status: ended.status };
+    } catch (err) {
+      if (err instanceof TaskNotCancellableError) throw new GatewayError(GatewayErrorCode.Conflict, err.message);
+      if (err instanceof WorkflowNotFoundError) throw new GatewayError(GatewayErrorCode.Conflict, `run "${run.runId}" is not running`);
+      throw err;
+    }
   });
 }

@@ -38,6 +38,9 @@ export const RunParamsSchema = z.strictObject({
 });
 export type RunParams = z.infer<typeof RunParamsSchema>;
 
+/** Path of one task of a run (`.../tasks/:taskId/...`): the id the run gave the task, e.g. `0.1`. */
+export const TaskParamsSchema = RunParamsSchema.extend({ taskId: text.max(200) });
+
 /** Query of `GET .../events`. */
 export const EventsQuerySchema = z.strictObject({
   task_id: text.optional(),

@@ -15,4 +15,5 @@ export const inputSchemas = {
   taskToolArgs: () => (require('../contracts/tool-args') as typeof ToolArgs).TaskToolArgsSchema,
   batch: () => (require('../contracts/batch-workflows') as typeof BatchWorkflows).BatchWorkflowInputSchema,
   cancelBatchRequest: () => (require('../contracts/batch-workflows') as typeof BatchWorkflows).CancelBatchRequestSchema,
+  cancelTaskRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).CancelTaskRequestSchema,
 };

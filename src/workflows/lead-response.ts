@@ -202,7 +202,15 @@ async function runTask(
 ): Promise<ToolOutcome> {
   const task = newTask(planned.ref.callId, turn, planned.subagent.name, planned.description);
   run.state.tasks.push(task);
-  const decision = refusal ?? (await runTaskWithSafetyNet(ctx, task, planned.subagent, planned.ref.toolCallId));
+  // Its own scope, so `cancelTask` can cancel this task alone.
+  const scope = new CancellationScope();
+  run.taskScopes.set(task.taskId, scope);
+  let decision: TerminalDecision;
+  try {
+    decision = refusal ?? (await scope.run(() => runTaskWithSafetyNet(ctx, task, planned.subagent, planned.ref.toolCallId)));
+  } finally {
+    run.taskScopes.delete(task.taskId);
+  }
   applyDecision(task, decision);
   return finishTask(run, planned.ref, task);
 }

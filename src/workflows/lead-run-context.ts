@@ -1,3 +1,4 @@
+import type { CancellationScope } from '@temporalio/workflow';
 import type { LeadCallRef, LeadRunInput, LeadRunState } from '../contracts';
 import type { LeadGuardState } from './lead-guards';
 
@@ -23,4 +24,6 @@ export interface LeadRunContext {
   guards: LeadGuardState;
   /** Runs started after patch `lead-continue-as-new` continue as new between turns when due. */
   readonly continues: boolean;
+  /** The cancellation scope of each task still running, by task id (update `cancelTask`). */
+  readonly taskScopes: Map<string, CancellationScope>;
 }

@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   CancellationScope,
+  condition,
   ContinueAsNew,
   isCancellation,
   makeContinueAsNewFunc,
@@ -10,7 +11,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
+import type { CancelTaskRequest, LeadModelTurn, LeadRunInput, LeadRunState, TaskPhase, ToolOutcome, WireStatus } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
@@ -21,7 +22,7 @@ import { shouldContinueAsNew } from './batch-window';
 import { decideLeadGuards, INITIAL_LEAD_GUARDS } from './lead-guards';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext } from './lead-run-context';
-import { leadRunStateQuery } from './lead-run-messages';
+import { cancelTaskUpdate, leadRunStateQuery } from './lead-run-messages';
 import { runLeadResponse } from './lead-response';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
@@ -57,6 +58,17 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     error: null,
   };
   setHandler(leadRunStateQuery, () => state);
+  const taskScopes = new Map<string, CancellationScope>();
+  setHandler(
+    cancelTaskUpdate,
+    async ({ taskId }) => {
+      taskScopes.get(taskId)?.cancel();
+      const task = state.tasks.find((t) => t.taskId === taskId);
+      await condition(() => task === undefined || isTerminalPhase(task.status));
+      return { taskId, status: task === undefined || !isTerminalPhase(task.status) ? 'cancelled' : task.status };
+    },
+    { validator: (request) => validateCancelTask(inputSchemas.cancelTaskRequest().parse(request), state, taskScopes) },
+  );
   // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
   const run: LeadRunContext = {
     input,
@@ -67,6 +79,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     guarded: patched(WORKFLOW_PATCHES.leadGuards),
     guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
     continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
+    taskScopes,
   };
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
 
@@ -87,6 +100,17 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   ]);
   setCurrentDetails(progressDetails(state));
   return state;
+}
+
+/** `cancelTask` is for a task of this run that is still running (or waiting for a slot). */
+function validateCancelTask(request: CancelTaskRequest, state: LeadRunState, scopes: ReadonlyMap<string, CancellationScope>): void {
+  const task = state.tasks.find((t) => t.taskId === request.taskId);
+  if (task === undefined) throw new Error(`taskId: no task '${request.taskId}' in run ${state.runId}`);
+  if (isTerminalPhase(task.status) || !scopes.has(task.taskId)) throw new Error(`taskId: task '${request.taskId}' already ended ${task.status}`);
+}
+
+function isTerminalPhase(status: TaskPhase): status is WireStatus {
+  return status !== 'pending' && status !== 'running';
 }
 
 function runStopReasons(state: LeadRunState): string[] {

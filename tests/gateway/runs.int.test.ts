@@ -144,3 +144,32 @@ test('cancel returns 202 and the run ends cancelled; a thread with a run in prog
   expect(next.status).toBe(201);
   await gateway.call('POST', runUrl(next.body as StartedBody, '/cancel'));
 });
+
+test('POST .../tasks/:task/cancel cancels one task (200 with how it ended); unknown or finished tasks are 409', async () => {
+  const harness = await temporal.start({
+    lead: [{ tool_calls: [task('Slow', 'Slow: take your time'), task('Quick', 'Quick: now')] }, { content: 'went on without it' }],
+    subagents: [
+      { match: 'Slow', turns: [{ content: 'late', delay_ms: 60_000 }] },
+      { match: '*', turns: [{ content: 'quick' }] },
+    ],
+  });
+  const gateway = await gateways.start(harness);
+  const run = started(await gateway.call('POST', '/api/runs', { body: { message: 'go', thread_id: 'cancel-one' } }));
+  await waitFor(async () => (await harness.stores.events.listEvents({ runId: run.run_id, eventTypes: ['subagent.start'] })).length === 2);
+  await waitFor(async () => (await harness.client.getState(run.workflow_id)).tasks.some((t) => t.taskId === '0.1' && t.status === 'completed'));
+
+  expect(await gateway.call('POST', runUrl(run, '/tasks/0.1/cancel'))).toMatchObject({
+    status: 409,
+    body: { error: { code: 'conflict', message: "taskId: task '0.1' already ended completed" } },
+  });
+  expect((await gateway.call('POST', runUrl(run, '/tasks/7.7/cancel'))).status).toBe(409);
+  expect(await gateway.call('POST', runUrl(run, '/tasks/0.0/cancel'))).toMatchObject({
+    status: 200,
+    body: { run_id: run.run_id, thread_id: 'cancel-one', task_id: '0.0', status: 'cancelled' },
+  });
+  const final = await finalState(gateway, run);
+  expect(final.state.status).toBe('completed');
+  expect(final.state.tasks.map((t) => t.status)).toEqual(['cancelled', 'completed']);
+  expect((await gateway.call('POST', runUrl(run, '/tasks/0.0/cancel'))).status).toBe(409);
+  expect((await gateway.call('POST', '/api/threads/cancel-one/runs/nope/tasks/0.0/cancel')).status).toBe(404);
+});
