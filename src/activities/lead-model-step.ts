@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage, ToolMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
@@ -10,8 +10,8 @@ import { toAiMessage, toLeadTurn } from './lead-turn';
 import { formatPromptDate } from './prompt-date';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
-import { frameLatestUserInput } from './frame-user-input';
-import { DEFAULT_LLM_RETRY_POLICY, durableContextMessages, neutralizeToolMessages, renderDurableContextData, repairDanglingToolCalls } from '../middleware';
+import { leadRequestHistory } from './lead-compaction';
+import { DEFAULT_LLM_RETRY_POLICY, durableContextMessages, renderDurableContextData } from '../middleware';
 import { callWithLlmRetries } from '../middleware/agent';
 import { abortableDelay } from '../models/abortable-delay';
 import { usedToolCallIds, withUniqueToolCallIds } from './unique-tool-call-ids';
@@ -30,18 +30,16 @@ export function createLeadModelStep(deps: ActivityDeps) {
     await writePendingMessages(deps, input);
     const records = await deps.stores.messages.listMessages(input.threadId);
     const thread = records.map((r) => mapStoredMessageToChatMessage(r.message));
-    // Threads written by older code may hold calls nobody answered: providers reject those with a 400.
-    // Tool results and subagent reports are data: framework tags and input markers in them are escaped.
-    const history = neutralizeToolMessages(
-      frameLatestUserInput(repairDanglingToolCalls(thread, (fields) => new ToolMessage(fields))),
-      (fields) => new ToolMessage(fields),
-    );
+    // Dangling calls repaired, user input framed, tool results neutralized, then compacted when
+    // summarization is on: the summary joins the durable context, the delegation ledger below is
+    // still derived from every stored record.
+    const { messages: history, summaryText } = await leadRequestHistory(deps, { input, records, thread });
     const now = (deps.now ?? (() => new Date()))();
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.
     const managed = await readManagedDefinitions(deps.stores.agents);
     const system = renderLeadSystemPrompt(deps.config, promptInput, formatPromptDate(now), managed);
-    const context = durableContext(threadLedger(records, now));
+    const context = durableContext(threadLedger(records, now), summaryText);
     const model = deps.createModel(input.modelName, { kind: 'lead' });
     const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
     const batches = deps.config.subagent_batches;
@@ -78,11 +76,15 @@ export function createLeadModelStep(deps: ActivityDeps) {
 }
 
 /**
- * The delegation ledger as request-only durable context (SPEC §6.5): the authority contract joins
- * the single system message (strict providers accept one), the data follows as a hidden message.
+ * The delegation ledger and the compaction summary as request-only durable context (SPEC §6.5):
+ * the authority contract joins the single system message (strict providers accept one), the data
+ * follows as a hidden message.
  */
-function durableContext(ledger: Parameters<typeof renderDurableContextData>[0]['ledger']): { system: string[]; data: HumanMessage[] } {
-  const specs = durableContextMessages(renderDurableContextData({ ledger }));
+function durableContext(
+  ledger: Parameters<typeof renderDurableContextData>[0]['ledger'],
+  summaryText: string | null,
+): { system: string[]; data: HumanMessage[] } {
+  const specs = durableContextMessages(renderDurableContextData({ summaryText, ledger }));
   return {
     system: specs.flatMap((m) => (m.role === 'system' ? [m.content] : [])),
     data: specs.flatMap((m) => (m.role === 'human' ? [new HumanMessage({ content: m.content, additional_kwargs: { ...m.additional_kwargs } })] : [])),

@@ -99,8 +99,10 @@ export {
 } from './loop-detection';
 export type { LoopLimits, LoopAction } from './loop-detection';
 export { activeSkills } from './active-skills';
-export { approximateTokens, shouldCompact, compactionCut, renderForSummary } from './compaction';
+export { SUMMARY_INSTRUCTIONS, approximateTokens, shouldCompact, compactionCut, renderForSummary } from './compaction';
 export type { CompactableMessage, CompactionTrigger } from './compaction';
+export { requestOrigins, planLeadCompaction } from './lead-compaction-plan';
+export type { LeadCompactionOptions, LeadCompactionPlan } from './lead-compaction-plan';
 export { recursionLimitForTurns } from './turn-recursion-limit';
 export type { MiddlewareHooks } from './turn-recursion-limit';
 export { DANGLING_REPAIR_KEY, DANGLING_TOOL_CALL_TEXT, repairDanglingToolCalls } from './dangling-tool-calls';

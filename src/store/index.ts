@@ -2,6 +2,7 @@ export { openStores } from './stores';
 export type { Stores, OpenStoresOptions } from './stores';
 export { messageKeys } from './thread-message-store';
 export type { ThreadMessageRecord, ThreadMessageStore } from './thread-message-store';
+export type { ThreadSummaryRecord, ThreadSummaryStore } from './thread-summary-store';
 export { DEFAULT_LIST_EVENTS_LIMIT } from './run-event-store';
 export type { NewRunEvent, ListEventsQuery, RunEventStore } from './run-event-store';
 export { taskResultRef } from './task-result-store';

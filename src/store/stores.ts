@@ -6,10 +6,13 @@ import type { RunEventStore } from './run-event-store';
 import { openSqliteStores } from './sqlite/open-sqlite-stores';
 import type { TaskResultStore } from './task-result-store';
 import type { ThreadMessageStore } from './thread-message-store';
+import type { ThreadSummaryStore } from './thread-summary-store';
 
 /** Every store the worker and clients use, opened together on one backend. */
 export interface Stores {
   readonly messages: ThreadMessageStore;
+  /** Lead compaction summaries, kept apart from the transcript. */
+  readonly summaries: ThreadSummaryStore;
   readonly events: RunEventStore;
   readonly results: TaskResultStore;
   readonly agents: AgentDefinitionStore;

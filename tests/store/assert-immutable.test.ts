@@ -47,6 +47,23 @@ describe('assertImmutable (the conformance wrapper)', () => {
     await stores.close();
   });
 
+  it('fails when a summary reads back differently later (summaries are write-once)', async () => {
+    const real = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    const stores = assertImmutable({
+      ...real,
+      summaries: {
+        putSummaryIfAbsent: (r) => real.summaries.putSummaryIfAbsent(r),
+        latestSummary: async (t) => {
+          const found = await real.summaries.latestSummary(t);
+          return found === null ? null : { ...found, text: 'changed' };
+        },
+      },
+    });
+    await stores.summaries.putSummaryIfAbsent({ threadId: 't', runId: 'r', throughKey: 'k', text: 'original' });
+    await expect(stores.summaries.latestSummary('t')).rejects.toThrow('summary t/k changed after it was written');
+    await stores.close();
+  });
+
   it('fails when a store mutates the caller’s input', async () => {
     const stores = assertImmutable(await tampered({ mutateInput: true }));
     await expect(stores.events.putBatch([event('e1')])).rejects.toThrow(TypeError);

@@ -50,12 +50,12 @@ describe('SQLite file', () => {
     for (let i = 0; i < 2; i += 1) await (await openStores({ dataDir, postgresUrl: null })).close();
     const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(3);
+      expect(raw.pragma('user_version', { simple: true })).toBe(4);
       const tables = raw
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all()
         .map((r) => (r as { name: string }).name);
-      expect(tables).toEqual(['batch_items', 'batches', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages']);
+      expect(tables).toEqual(['batch_items', 'batches', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages', 'thread_summaries']);
     } finally {
       raw.close();
     }

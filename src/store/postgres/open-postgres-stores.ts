@@ -6,6 +6,7 @@ import { PostgresBatchStore } from './postgres-batch-store';
 import { PostgresRunEventStore } from './postgres-run-event-store';
 import { PostgresTaskResultStore } from './postgres-task-result-store';
 import { PostgresThreadMessageStore } from './postgres-thread-message-store';
+import { PostgresThreadSummaryStore } from './postgres-thread-summary-store';
 
 /** The URL with its password masked, for error messages. */
 function redact(url: string): string {
@@ -38,6 +39,7 @@ export async function openPostgresStores(url: string): Promise<Stores> {
   }
   return {
     messages: new PostgresThreadMessageStore(pool),
+    summaries: new PostgresThreadSummaryStore(pool),
     events: new PostgresRunEventStore(pool),
     results: new PostgresTaskResultStore(pool),
     agents: new PostgresAgentDefinitionStore(pool),

@@ -117,6 +117,17 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (batch_id, key)
    );
    CREATE INDEX batch_items_by_status ON batch_items (batch_id, status, key);`,
+  // Lead compaction summaries, kept apart from the transcript: write-once per (thread, coverage
+  // point); the latest row (highest seq) of a thread is its current summary. UTF-8 bytea: stored exactly.
+  `CREATE TABLE thread_summaries (
+     seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+     thread_id text NOT NULL,
+     through_key text NOT NULL,
+     run_id text NOT NULL,
+     summary bytea NOT NULL,
+     UNIQUE (thread_id, through_key)
+   );
+   CREATE INDEX thread_summaries_by_thread ON thread_summaries (thread_id, seq);`,
 ];
 
 /** Number of schema versions this code knows. @internal */

@@ -91,6 +91,17 @@ const MIGRATIONS: readonly string[] = [
      PRIMARY KEY (batch_id, key)
    );
    CREATE INDEX batch_items_by_status ON batch_items (batch_id, status, key);`,
+  // Lead compaction summaries, kept apart from the transcript: write-once per (thread, coverage
+  // point); the latest row (highest seq) of a thread is its current summary.
+  `CREATE TABLE thread_summaries (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     thread_id TEXT NOT NULL,
+     through_key TEXT NOT NULL,
+     run_id TEXT NOT NULL,
+     summary TEXT NOT NULL,
+     UNIQUE (thread_id, through_key)
+   );
+   CREATE INDEX thread_summaries_by_thread ON thread_summaries (thread_id, seq);`,
 ];
 
 /**

@@ -5,6 +5,7 @@ import { SqliteBatchStore } from './sqlite-batch-store';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
 import { SqliteTaskResultStore } from './sqlite-task-result-store';
 import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
+import { SqliteThreadSummaryStore } from './sqlite-thread-summary-store';
 
 /**
  * Opens (creating and migrating if needed) the SQLite database at `path` (`:memory:` for a
@@ -15,6 +16,7 @@ export function openSqliteStores(path: string): Stores {
   const db = openSqliteDatabase(path);
   return {
     messages: new SqliteThreadMessageStore(db),
+    summaries: new SqliteThreadSummaryStore(db),
     events: new SqliteRunEventStore(db),
     results: new SqliteTaskResultStore(db),
     agents: new SqliteAgentDefinitionStore(db),

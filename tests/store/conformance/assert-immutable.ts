@@ -1,6 +1,6 @@
 import type { StoredMessage } from '@langchain/core/messages';
 import type { RunEvent } from '../../../src/contracts';
-import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore } from '../../../src/store';
+import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore, ThreadSummaryRecord, ThreadSummaryStore } from '../../../src/store';
 import { assertBatchesImmutable } from './assert-immutable-batches';
 import { Snapshots, clone, deepFreeze } from './snapshots';
 
@@ -9,12 +9,14 @@ import { Snapshots, clone, deepFreeze } from './snapshots';
  * every record read must equal the first read of it, unless the contract allows the change
  * (`replaceMessage`, a rewritten result, an agent definition's mutable fields; `created_at` never
  * changes while the agent exists; batch and item rows change only until they are terminal).
+ * Summaries never change once written (one per thread and coverage point).
  * Inputs are deep-frozen, so a store that mutates them throws.
  */
 export function assertImmutable(stores: Stores): Stores {
   const messages = new Snapshots<StoredMessage>('message');
   const events = new Snapshots<RunEvent>('event');
   const results = new Snapshots<string>('result');
+  const summaries = new Snapshots<ThreadSummaryRecord>('summary');
   const createdAt = new Snapshots<string>('created_at of agent');
   const msgKey = (threadId: string, key: string): string => `${threadId}/${key}`;
   const created = <T extends { name: string; created_at: string }>(kind: string, a: T): T => {
@@ -34,6 +36,17 @@ export function assertImmutable(stores: Stores): Stores {
     },
     listMessages: async (threadId) =>
       (await stores.messages.listMessages(threadId)).map((r) => ({ ...r, message: messages.check(msgKey(threadId, r.key), r.message) })),
+  };
+  const summary = (record: ThreadSummaryRecord): ThreadSummaryRecord => summaries.check(`${record.threadId}/${record.throughKey}`, record);
+  const s: ThreadSummaryStore = {
+    putSummaryIfAbsent: async (record) => {
+      const put = await stores.summaries.putSummaryIfAbsent(deepFreeze(clone(record)));
+      return { ...put, summary: summary(put.summary) };
+    },
+    latestSummary: async (threadId) => {
+      const found = await stores.summaries.latestSummary(threadId);
+      return found === null ? null : summary(found);
+    },
   };
   const e: RunEventStore = {
     putBatch: async (batch) => (await stores.events.putBatch(deepFreeze(clone(batch)))).map((r) => events.check(String(r.seq), r)),
@@ -79,5 +92,5 @@ export function assertImmutable(stores: Stores): Stores {
       return removed;
     },
   };
-  return { messages: m, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), close: () => stores.close() };
+  return { messages: m, summaries: s, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), close: () => stores.close() };
 }

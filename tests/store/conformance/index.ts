@@ -5,6 +5,7 @@ import type { StoresInit } from './fixtures';
 import { runEventStoreSpec } from './run-event-store.conformance';
 import { taskResultStoreSpec } from './task-result-store.conformance';
 import { threadMessageStoreSpec } from './thread-message-store.conformance';
+import { threadSummaryStoreSpec } from './thread-summary-store.conformance';
 
 export { assertImmutable } from './assert-immutable';
 export { persistenceSpec } from './persistence.conformance';
@@ -18,6 +19,7 @@ export type { StoresInit } from './fixtures';
 export function storeConformanceSpec(init: StoresInit): void {
   const immutable: StoresInit = async () => assertImmutable(await init());
   threadMessageStoreSpec(immutable);
+  threadSummaryStoreSpec(immutable);
   runEventStoreSpec(immutable);
   taskResultStoreSpec(immutable);
   agentDefinitionStoreSpec(immutable);

@@ -12,6 +12,8 @@ export function persistenceSpec(location: StoresLocation): void {
       const first = await open();
       const [written] = await first.events.putBatch([event('e1', { payload: { n: 1 } })]);
       await first.messages.putMessageIfAbsent({ threadId: 't1', runId: 'run-1', key: 'k1', message: human('kept') });
+      const summary = { threadId: 't1', runId: 'run-1', throughKey: 'k1', text: 'summary of k1' };
+      await first.summaries.putSummaryIfAbsent(summary);
       const ref = await first.results.putResult({ threadId: 'thread-1', runId: 'run-1', taskId: 'call_1', attempt: 1, text: 'full result' });
       const agent = await first.agents.createSubagent({ name: 'researcher', description: 'd', system_prompt: 'p' });
       const lead = await first.agents.putLeadAgent({ name: 'lead', allowed_subagents: ['researcher'] });
@@ -24,6 +26,8 @@ export function persistenceSpec(location: StoresLocation): void {
       const second = await open();
       expect(await second.events.listEvents({ runId: 'run-1' })).toEqual([written]);
       expect(await second.messages.getMessage('t1', 'k1')).toEqual(human('kept'));
+      expect(await second.summaries.latestSummary('t1')).toEqual(summary);
+      expect((await second.summaries.putSummaryIfAbsent({ ...summary, text: 'again' })).inserted).toBe(false);
       expect(await second.results.getResult(ref)).toBe('full result');
       expect(await second.agents.listSubagents()).toEqual([agent]);
       expect(await second.agents.listLeadAgents()).toEqual([lead]);
