@@ -24,8 +24,12 @@ interface FixtureRecipe {
   readonly expectStatus?: 'completed' | 'failed' | 'cancelled';
   /** Keep the history of the run's first execution (it ends continued as new), not the last one. */
   readonly firstExecution?: boolean;
-  /** Cancel the run (or with `taskId`, only that task: update `cancelTask`) once this many rows of these events are stored. */
-  readonly cancelAfter?: { readonly events: readonly string[]; readonly count: number; readonly taskId?: string };
+  /** Act on the live run once this many rows of these events are stored: cancel it, cancel one task, or answer its question. */
+  readonly actAfter?: {
+    readonly events: readonly string[];
+    readonly count: number;
+    readonly action: { readonly kind: 'cancel' } | { readonly kind: 'cancelTask'; readonly taskId: string } | { readonly kind: 'answer'; readonly answer: string };
+  };
   /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
   readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
 }
@@ -95,7 +99,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
       lead: [{ tool_calls: [{ name: 'bash', args: { command: 'sleep 30' } }, task(1)] }, { content: 'unreachable' }],
       subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }],
     }),
-    cancelAfter: { events: ['tool.start', 'subagent.start'], count: 2 },
+    actAfter: { events: ['tool.start', 'subagent.start'], count: 2, action: { kind: 'cancel' } },
     expectStatus: 'cancelled',
   },
   'lead-guards-loop': {
@@ -128,7 +132,14 @@ const RECIPES: Record<string, FixtureRecipe> = {
         { match: '*', turns: [{ content: 'done', delay_ms: 1000 }] },
       ],
     }),
-    cancelAfter: { events: ['subagent.start'], count: 2, taskId: '0.0' },
+    actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelTask', taskId: '0.0' } },
+  },
+  'lead-clarification': {
+    file: 'lead-clarification.json',
+    description:
+      'Patch "lead-clarification": the lead asks with ask_clarification (recordClarification asked), the run waits on a condition until update answerClarification, writes the answer and goes on to its final answer.',
+    scenario: () => ({ lead: [{ tool_calls: [{ name: 'ask_clarification', args: { question: 'Which one?' } }] }, { content: 'Got it.' }] }),
+    actAfter: { events: ['clarification.asked'], count: 1, action: { kind: 'answer', answer: 'the first one' } },
   },
   'delegation-limit': {
     file: 'delegation-limit.json',
@@ -218,18 +229,20 @@ async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name
   const request = { message: name, threadId: `replay-${name}`, runId: 'run-1' };
   const started = await harness.client.startRun(request);
   const firstRunId = started.handle.firstExecutionRunId;
-  const cancel = recipe.cancelAfter;
-  if (cancel === undefined) {
+  const act = recipe.actAfter;
+  if (act === undefined) {
     await started.handle.result().catch(() => undefined);
     return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
   }
   for (;;) {
-    const rows = await harness.stores.events.listEvents({ runId: request.runId, threadId: request.threadId, eventTypes: [...cancel.events] });
-    if (rows.length >= cancel.count) break;
+    const rows = await harness.stores.events.listEvents({ runId: request.runId, threadId: request.threadId, eventTypes: [...act.events] });
+    if (rows.length >= act.count) break;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  if (cancel.taskId === undefined) await started.handle.cancel();
-  else await harness.client.cancelTask(started.workflowId, cancel.taskId);
+  const { action } = act;
+  if (action.kind === 'cancel') await started.handle.cancel();
+  else if (action.kind === 'cancelTask') await harness.client.cancelTask(started.workflowId, action.taskId);
+  else await harness.client.answer(started.workflowId, action.answer);
   await started.handle.result().catch(() => undefined);
   return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
 }

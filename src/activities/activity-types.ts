@@ -2,6 +2,7 @@ import type {
   AdmissionDecision,
   AdmissionRequest,
   CloseToolCallsInput,
+  RecordClarificationInput,
   LeadToolCallInput,
   LeadToolResult,
   RecordToolOutcomeInput,
@@ -34,6 +35,8 @@ export interface LeadActivities {
   closeToolCalls(input: CloseToolCallsInput): Promise<void>;
   /** Runs one of the lead's own tool calls and writes its tool message and `tool.end`. */
   runLeadTool(input: LeadToolCallInput): Promise<LeadToolResult>;
+  /** Writes a question the run asked, its answer, or that it went unanswered. */
+  recordClarification(input: RecordClarificationInput): Promise<void>;
 }
 
 /** Batch bookkeeping activities, also on the `deerflow` task queue. */

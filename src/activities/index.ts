@@ -9,6 +9,7 @@ import { createRewriteLeadTurn } from './rewrite-lead-turn';
 import { createCloseToolCalls } from './close-tool-calls';
 import { createRecordToolOutcome } from './record-tool-outcome';
 import { createRunLeadTool } from './run-lead-tool';
+import { createRecordClarification } from './record-clarification';
 import { createRunSubagent } from './run-subagent';
 
 /** Activities of the `deerflow` task queue. */
@@ -23,6 +24,7 @@ export function createLeadActivities(deps: ActivityDeps): LeadActivities & Batch
     recordToolOutcome: createRecordToolOutcome(deps),
     closeToolCalls: createCloseToolCalls(deps),
     runLeadTool: createRunLeadTool(deps),
+    recordClarification: createRecordClarification(deps),
   };
 }
 

@@ -3,7 +3,7 @@ import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
 import { messageKeys } from '../store';
-import { batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace } from '../tools';
+import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -48,6 +48,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
       ...(taskTool
         ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
         : []),
+      ...(input.clarification ? [askClarificationToolSpec()] : []),
       ...leadTools(deps, input),
     ];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;

@@ -37,6 +37,12 @@ export function describeEvent(event: RunEvent): string {
       const detail = field(p, 'error') ?? field(p, 'output');
       return `${tag} ${String(field(p, 'tool'))} ${String(field(p, 'status'))}${detail === undefined ? '' : ` → ${oneLine(String(detail))}`}`;
     }
+    case 'clarification.asked':
+      return `${tag} the lead asks: ${String(field(p, 'question'))}`;
+    case 'clarification.answered':
+      return `${tag} answered: ${oneLine(String(field(p, 'answer')))}`;
+    case 'clarification.timed_out':
+      return `${tag} no answer within ${String(field(p, 'waited_seconds'))} s: the run needs input`;
     default:
       return `${tag} ${event.event}`;
   }

@@ -18,10 +18,10 @@ export interface ExecutedRun {
 export async function executeRun(
   runtime: Runtime,
   request: StartRunRequest,
-  onEvent: (event: RunEvent) => void = () => undefined,
+  onEvent: (event: RunEvent, run: StartedRun) => void = () => undefined,
 ): Promise<ExecutedRun> {
   const started = await runtime.deerflow.startRun(request);
-  for await (const event of runtime.deerflow.stream(started.workflowId, started.runId, { threadId: started.threadId })) onEvent(event);
+  for await (const event of runtime.deerflow.stream(started.workflowId, started.runId, { threadId: started.threadId })) onEvent(event, started);
   await started.handle.result().catch((err: unknown) => {
     if (!(err instanceof WorkflowFailedError)) throw err;
   });

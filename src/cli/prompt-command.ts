@@ -68,7 +68,8 @@ export function promptLeadText(
   const maxConcurrent = parseLimit('--max-concurrent', options.maxConcurrent);
   const maxTotal = parseLimit('--max-total', options.maxTotal);
   const input = runInput(loaded, managed, options.agent, maxConcurrent, maxTotal);
-  const system = renderLeadSystemPrompt(loaded.config, input, formatPromptDate(now), managed);
+  // New runs offer `ask_clarification`, so the printed prompt does too.
+  const system = renderLeadSystemPrompt(loaded.config, { ...input, clarification: true }, formatPromptDate(now), managed);
   const tool = leadTaskToolOptions(loaded.config, input, managed);
   const description = tool ? taskToolSpec(tool).function.description : '(none: this agent has no subagents, so no `task` tool is bound)';
   return `${system}\n\n${TASK_TOOL_HEADING}\n${description}\n`;

@@ -1,4 +1,7 @@
+import { createInterface } from 'node:readline/promises';
 import type { LoadedConfig } from '../config';
+import type { RunEvent } from '../contracts';
+import type { Runtime } from './runtime';
 import { LivePrinter } from './live-printer';
 import { executeRun } from './execute-run';
 import { buildRunReport } from './run-report';
@@ -24,8 +27,9 @@ export async function runCommand(loaded: LoadedConfig, message: string, options:
     const run = await executeRun(
       runtime,
       { message, modelName: options.model, threadId: options.thread, userId: options.user, agentName: options.agent },
-      (event) => {
+      (event, started) => {
         if (!options.json) printer.event(event);
+        if (event.event === 'clarification.asked') void answerFromTerminal(runtime, started.workflowId, event, options.json, log);
       },
     );
     printer.finish();
@@ -41,5 +45,26 @@ export async function runCommand(loaded: LoadedConfig, message: string, options:
     return report.status === 'completed' ? 0 : 1;
   } finally {
     await runtime.stop();
+  }
+}
+
+/**
+ * The run asked the user a question (`ask_clarification`): on a terminal, prompt for the answer and
+ * send it; elsewhere (pipes, --json) say how to answer, since nobody can type here.
+ */
+async function answerFromTerminal(runtime: Runtime, workflowId: string, event: RunEvent, json: boolean, log: (line: string) => void): Promise<void> {
+  const question = String((event.payload as { question?: unknown }).question ?? '');
+  if (json || !process.stdin.isTTY) {
+    log(`the run is waiting for an answer to: ${question} (POST .../answer on the gateway, or DeerFlowClient.answer)`);
+    return;
+  }
+  const terminal = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    const answer = (await terminal.question('your answer> ')).trim();
+    if (answer !== '') await runtime.deerflow.answer(workflowId, answer);
+  } catch (err) {
+    log(`could not send the answer: ${err instanceof Error ? err.message : String(err)}`);
+  } finally {
+    terminal.close();
   }
 }

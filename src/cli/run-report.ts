@@ -27,7 +27,8 @@ export async function countRunEvents(stores: Stores, runId: string, threadId?: s
 }
 
 async function finalMessage(stores: Stores, state: LeadRunState): Promise<string | null> {
-  if (state.finalMessageRef === null) return null;
+  // A run that ended waiting for an answer has its question as its final message, and no stored one.
+  if (state.finalMessageRef === null) return state.finalMessageBrief;
   const stored = await stores.messages.getMessage(state.threadId, state.finalMessageRef);
   return stored ? messageText(mapStoredMessageToChatMessage(stored).content) : state.finalMessageBrief;
 }

@@ -12,6 +12,8 @@ export const DEFAULT_MAX_TASK_ATTEMPTS = 3;
 /** The lead agent used when a run names none and config defines no `default` agent. */
 export const DEFAULT_AGENT_NAME = 'default';
 const DEFAULT_LEAD_MAX_TURNS = 50;
+/** How long the default lead (no `agents.default`) waits for an answer to its question: a day. */
+const DEFAULT_CLARIFICATION_TIMEOUT_SECONDS = 86_400;
 
 /** What a caller asks for when starting a lead run. */
 export const RunRequestSchema = z.strictObject({
@@ -72,6 +74,7 @@ export function buildLeadRunInput(
       leadTokenBudget: leadTokenBudget(config, agent?.token_budget ?? null),
       leadLoopDetection: leadLoopLimits(config),
       historyEventLimit: config.lead_runs.history_event_limit,
+      clarificationTimeoutSeconds: agent?.clarification_timeout_seconds ?? DEFAULT_CLARIFICATION_TIMEOUT_SECONDS,
     },
     allowedSubagents,
     hostBashAllowed: config.sandbox.allow_host_bash,

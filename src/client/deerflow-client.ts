@@ -20,12 +20,13 @@ import {
   type BatchWorkflowInput,
   type CancelBatchResult,
   type CancelTaskResult,
+  type AnswerClarificationResult,
   type ListBatchItemsQuery,
   type LeadRunInput,
   type LeadRunState,
   type RunEvent,
 } from '../contracts';
-import { cancelTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { answerClarificationUpdate, cancelTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
 import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
 import { readManagedDefinitions, resolveCatalog } from '../registry';
 import { buildBatch, type BatchRequest } from './build-batch';
@@ -82,6 +83,11 @@ export class TaskNotCancellableError extends Error {
   ) {
     super(message);
   }
+}
+
+/** `answer` was refused: the run is not waiting for an answer (or already has one). */
+export class RunNotWaitingError extends Error {
+  override readonly name = 'RunNotWaitingError';
 }
 
 /** Starts and inspects lead runs and batches on a Temporal cluster. */
@@ -147,6 +153,21 @@ export class DeerFlowClient {
       return await this.temporal.workflow.getHandle(workflowId).executeUpdate(cancelTaskUpdate, { args: [{ taskId }] });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new TaskNotCancellableError(taskId, err.cause?.message ?? err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * Answers the question a lead run is waiting on (`ask_clarification`, update
+   * `answerClarification`): the run goes on with the answer as the user's next message.
+   * @throws RunNotWaitingError when the run is not waiting for an answer
+   * @throws WorkflowNotFoundError when the run does not exist or is closed
+   */
+  async answer(workflowId: string, answer: string): Promise<AnswerClarificationResult> {
+    try {
+      return await this.temporal.workflow.getHandle(workflowId).executeUpdate(answerClarificationUpdate, { args: [{ answer }] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new RunNotWaitingError(err.cause?.message ?? err.message);
       throw err;
     }
   }

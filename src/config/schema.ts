@@ -239,6 +239,8 @@ export const LeadAgentSchema = z.strictObject({
   tools: z.array(z.enum(LEAD_TOOL_NAMES)).nullable().default(null),
   /** The lead's own token budget over one run; null = `subagents.token_budget`, else the subagent default. */
   token_budget: TokenBudgetConfigSchema.nullable().default(null),
+  /** How long a run waits for the answer to its `ask_clarification` question, then ends `needs_input`. */
+  clarification_timeout_seconds: z.number().int().min(1).max(30 * 86_400).default(86_400),
 });
 export type LeadAgent = z.infer<typeof LeadAgentSchema>;
 

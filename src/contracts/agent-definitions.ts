@@ -48,6 +48,8 @@ export const ManagedLeadAgentInputSchema = z.strictObject({
   max_turns: z.number().int().min(1).max(10_000).default(50),
   /** The lead's own tools: null = all it may have, list = only these. */
   tools: z.array(z.enum(LEAD_TOOL_NAMES)).nullable().default(null),
+  /** How long a run waits for the answer to its `ask_clarification` question. */
+  clarification_timeout_seconds: z.number().int().min(1).max(30 * 86_400).default(86_400),
 });
 export type ManagedLeadAgentInput = z.input<typeof ManagedLeadAgentInputSchema>;
 

@@ -84,6 +84,11 @@ export const LeadToolEndPayloadSchema = z.object({
 });
 export type LeadToolEndPayload = z.infer<typeof LeadToolEndPayloadSchema>;
 
+/** Category of a lead run's `ask_clarification` rows: the question asked, answered, or left unanswered. */
+export const CLARIFICATION_EVENT_CATEGORY = 'clarification';
+export const CLARIFICATION_EVENTS = ['clarification.asked', 'clarification.answered', 'clarification.timed_out'] as const;
+export type ClarificationEventName = (typeof CLARIFICATION_EVENTS)[number];
+
 /** A stored run event row. */
 export interface RunEvent {
   readonly seq: number;

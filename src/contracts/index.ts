@@ -20,7 +20,7 @@ export { TokenUsageSchema, addUsage } from './usage';
 export type { TokenUsage } from './usage';
 export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
 export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME } from './tool-args';
-export { LEAD_TOOL_NAMES, leadCallId } from './tool-names';
+export { ASK_CLARIFICATION_TOOL_NAME, LEAD_TOOL_NAMES, leadCallId } from './tool-names';
 export type { LeadToolName } from './tool-names';
 export type { TaskToolArgs, BatchTaskToolArgs } from './tool-args';
 export { ToolCallSchema, LeadModelTurnSchema } from './messages';
@@ -61,6 +61,9 @@ export {
   LeadRunResumeSchema,
   CancelTaskRequestSchema,
   CancelTaskResultSchema,
+  AnswerClarificationRequestSchema,
+  AnswerClarificationResultSchema,
+  RecordClarificationInputSchema,
 } from './workflow-io';
 export type {
   CatalogEntry,
@@ -94,6 +97,9 @@ export type {
   LeadRunResume,
   CancelTaskRequest,
   CancelTaskResult,
+  AnswerClarificationRequest,
+  AnswerClarificationResult,
+  RecordClarificationInput,
 } from './workflow-io';
 export {
   SUBAGENT_EVENT_CATEGORY,
@@ -108,6 +114,8 @@ export {
   LEAD_TOOL_EVENTS,
   LeadToolStartPayloadSchema,
   LeadToolEndPayloadSchema,
+  CLARIFICATION_EVENT_CATEGORY,
+  CLARIFICATION_EVENTS,
 } from './events';
 export type {
   SubagentEventName,
@@ -117,6 +125,7 @@ export type {
   LeadToolEventName,
   LeadToolStartPayload,
   LeadToolEndPayload,
+  ClarificationEventName,
   RunEvent,
 } from './events';
 export {

@@ -26,8 +26,8 @@ export const RUN_STOP_REASONS = [...STOP_REASONS, 'safety_capped', 'model_length
 export const RunStopReasonSchema = z.enum(RUN_STOP_REASONS);
 export type RunStopReason = z.infer<typeof RunStopReasonSchema>;
 
-/** Final status of a lead run. */
-export const RUN_STATUSES = ['completed', 'failed', 'cancelled', 'timed_out'] as const;
+/** Final status of a lead run; `needs_input`: it asked the user a question nobody answered in time. */
+export const RUN_STATUSES = ['completed', 'failed', 'cancelled', 'timed_out', 'needs_input'] as const;
 export const RunStatusSchema = z.enum(RUN_STATUSES);
 export type RunStatus = z.infer<typeof RunStatusSchema>;
 

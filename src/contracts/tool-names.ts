@@ -11,6 +11,9 @@ export const BATCH_TASK_TOOL_NAME = 'batch_task';
 export const LEAD_TOOL_NAMES = ['ls', 'read_file', 'write_file', 'str_replace', 'bash', 'web_fetch'] as const;
 export type LeadToolName = (typeof LEAD_TOOL_NAMES)[number];
 
+/** Name of the lead's tool that asks the user one question and waits for the answer. */
+export const ASK_CLARIFICATION_TOOL_NAME = 'ask_clarification';
+
 /** Keys the run gives each tool call of a lead response: `<turn>.<index>`, never the provider's id. */
 export function leadCallId(turn: number, index: number): string {
   return `${turn}.${index}`;

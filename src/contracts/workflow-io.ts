@@ -63,6 +63,8 @@ export const RunLimitsSchema = z.object({
   leadLoopDetection: LeadLoopLimitsSchema.nullable().default(null),
   /** The run continues as new once its history reaches this many events (or Temporal suggests it). */
   historyEventLimit: z.number().int().min(100).default(10_000),
+  /** How long the run waits for the answer to an `ask_clarification` question; then `needs_input`. */
+  clarificationTimeoutSeconds: z.number().int().positive().default(86_400),
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
@@ -299,6 +301,8 @@ export const LeadModelStepInputSchema = z.object({
   catalog: z.array(CatalogEntrySchema),
   /** The lead's own tools bound for this step ([] in runs recorded before the lead had tools). */
   leadTools: z.array(id).default([]),
+  /** Whether `ask_clarification` is bound (runs recorded before it existed did not have it). */
+  clarification: z.boolean().default(false),
   /** Guard warnings for this request only (never stored): loop and token-budget warnings. */
   warnings: z.array(z.object({ name: z.enum(['loop_warning', 'budget_warning']), text: z.string().min(1) })).default([]),
 });
@@ -366,6 +370,8 @@ export const LeadRunStateSchema = z.object({
   batches: z.array(LeadBatchSchema).default([]),
   /** The lead's own tool calls, in order (absent in runs recorded before the lead had tools). */
   leadTools: z.array(LeadToolStateSchema).default([]),
+  /** The question the run is waiting on (`ask_clarification`), or null. */
+  question: z.object({ callId: id, text: z.string() }).nullable().default(null),
   strippedTaskCalls: z.number().int().nonnegative(),
   /** `task` calls this run made that the limit kept (its delegation ledger count). */
   delegatedTaskCalls: z.number().int().nonnegative(),
@@ -407,3 +413,19 @@ export type CancelTaskRequest = z.infer<typeof CancelTaskRequestSchema>;
 /** How the cancelled task ended (`cancelled`, or what it reached first). */
 export const CancelTaskResultSchema = z.object({ taskId: id, status: WireStatusSchema });
 export type CancelTaskResult = z.infer<typeof CancelTaskResultSchema>;
+
+/** Update `answerClarification`: the user's answer to the question the run is waiting on. */
+export const AnswerClarificationRequestSchema = z.strictObject({ answer: z.string().trim().min(1, 'must not be empty') });
+export type AnswerClarificationRequest = z.infer<typeof AnswerClarificationRequestSchema>;
+
+/** What the run did with an answer: it goes on with it as the user's next message. */
+export const AnswerClarificationResultSchema = z.object({ callId: id, question: z.string() });
+export type AnswerClarificationResult = z.infer<typeof AnswerClarificationResultSchema>;
+
+/** Input of the `recordClarification` activity: a question asked, answered, or left unanswered. */
+export const RecordClarificationInputSchema = z.discriminatedUnion('phase', [
+  z.object({ phase: z.literal('asked'), threadId: id, runId: id, callId: id, toolCallId: id, question: z.string() }),
+  z.object({ phase: z.literal('answered'), threadId: id, runId: id, callId: id, question: z.string(), answer: z.string() }),
+  z.object({ phase: z.literal('timed_out'), threadId: id, runId: id, callId: id, question: z.string(), waitedSeconds: z.number().int().positive() }),
+]);
+export type RecordClarificationInput = z.infer<typeof RecordClarificationInputSchema>;

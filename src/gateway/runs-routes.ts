@@ -1,13 +1,13 @@
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { TaskNotCancellableError, type StartRunRequest } from '../client';
+import { RunNotWaitingError, TaskNotCancellableError, type StartRunRequest } from '../client';
 import { GatewayError, GatewayErrorCode } from './errors';
 import type { GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
 import { findRun } from './run-lookup';
 import { assertThreadAvailable } from './thread-access';
-import { parseInput, RunParamsSchema, StartRunBodySchema, TaskParamsSchema } from './validation';
+import { AnswerBodySchema, parseInput, RunParamsSchema, StartRunBodySchema, TaskParamsSchema } from './validation';
 
 /** `201` body of `POST /api/runs`. */
 export interface StartRunResponse {
@@ -105,6 +105,22 @@ export function registerRunRoutes(app: FastifyInstance, deps: GatewayDeps): void
       throw err;
     }
     return reply.code(202).send({ run_id: run.runId, thread_id: run.threadId, workflow_id: run.workflowId, status: 'cancel_requested' });
+  });
+
+  app.post('/api/threads/:threadId/runs/:runId/answer', async (request) => {
+    const params = parseInput(RunParamsSchema, request.params, 'path');
+    const body = parseInput(AnswerBodySchema, request.body, 'body');
+    const run = await findRun(deps.temporal, params.threadId, params.runId, callerOf(request));
+    const notWaiting = (message: string) => new GatewayError(GatewayErrorCode.Conflict, message);
+    if (run.status !== 'RUNNING') throw notWaiting(`run "${run.runId}" is not running`);
+    try {
+      const answered = await deps.deerflow.answer(run.workflowId, body.answer);
+      return { run_id: run.runId, thread_id: run.threadId, call_id: answered.callId, question: answered.question, status: 'answered' };
+    } catch (err) {
+      if (err instanceof RunNotWaitingError) throw notWaiting(err.message);
+      if (err instanceof WorkflowNotFoundError) throw notWaiting(`run "${run.runId}" is not running`);
+      throw err;
+    }
   });
 
   app.post('/api/threads/:threadId/runs/:runId/tasks/:taskId/cancel', async (request) => {

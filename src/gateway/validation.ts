@@ -38,6 +38,9 @@ export const RunParamsSchema = z.strictObject({
 });
 export type RunParams = z.infer<typeof RunParamsSchema>;
 
+/** Body of `POST .../answer`: the user's answer to the run's question. */
+export const AnswerBodySchema = z.strictObject({ answer: z.string().trim().min(1, 'must not be empty').max(100_000) });
+
 /** Path of one task of a run (`.../tasks/:taskId/...`): the id the run gave the task, e.g. `0.1`. */
 export const TaskParamsSchema = RunParamsSchema.extend({ taskId: text.max(200) });
 

@@ -207,13 +207,15 @@ export class ScriptedChatModel extends BaseChatModel {
 
 /**
  * A HumanMessage that opens a turn of the conversation. Named ones and `hide_from_ui` ones are
- * injected by middleware, and a summarization message replaces history rather than opening a turn.
+ * injected by middleware, a summarization message replaces history rather than opening a turn, and
+ * the answer to the lead's `ask_clarification` continues the same run.
  */
 function isTurnOpening(m: BaseMessage): boolean {
   if (m.type !== 'human') return false;
   if (typeof m.name === 'string' && m.name.length > 0) return false;
   const kwargs = m.additional_kwargs;
-  return !kwargs['hide_from_ui'] && kwargs['lc_source'] !== 'summarization';
+  // The answer to the run's own question continues the run: its script goes on, it does not restart.
+  return !kwargs['hide_from_ui'] && kwargs['lc_source'] !== 'summarization' && kwargs['clarification_answer'] !== true;
 }
 
 function deriveCursor(messages: readonly BaseMessage[]): ScriptCursor {

@@ -14,6 +14,8 @@ export interface LeadPromptOptions {
   readonly currentDate: string;
   /** The lead's own tools in this run (besides `task`/`batch_task`). @default [] */
   readonly leadTools?: readonly string[];
+  /** Whether the lead can ask the user (`ask_clarification`). @default false */
+  readonly clarification?: boolean;
 }
 
 /** One line per lead tool: what the lead can do itself, so the prompt promises only what it has. */
@@ -64,7 +66,9 @@ export function buildLeadSystemPrompt(options: LeadPromptOptions): string {
   const thinking = [
     '<thinking_style>',
     '- Before acting, decide what is really being asked and the shortest reliable way to answer it.',
-    '- If the request is ambiguous in a way that changes the answer, ask one focused question instead of guessing.',
+    options.clarification === true
+      ? '- If the request is ambiguous in a way that changes the answer, ask one focused question with `ask_clarification` instead of guessing; the run waits for the answer.'
+      : '- If the request is ambiguous in a way that changes the answer, ask one focused question instead of guessing.',
   ];
   const reminders = [
     '<critical_reminders>',

@@ -16,6 +16,8 @@ export interface LeadPromptInput {
   readonly catalog: readonly Pick<CatalogEntry, 'name'>[];
   /** The lead's own tools bound for the step. @default [] */
   readonly leadTools?: readonly string[];
+  /** Whether `ask_clarification` is bound for the step. @default false */
+  readonly clarification?: boolean;
 }
 
 /** What `taskToolSpec` needs to describe the `task` tool for this step. */
@@ -54,6 +56,7 @@ export function renderLeadSystemPrompt(
     receiptsEnabled: config.verification.receipts_enabled,
     currentDate,
     leadTools: input.leadTools ?? [],
+    clarification: input.clarification ?? false,
   });
 }
 

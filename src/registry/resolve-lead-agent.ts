@@ -26,6 +26,7 @@ export function resolveLeadAgent(name: string, config: AppConfig, managed: reado
     max_turns: stored.max_turns,
     tools: stored.tools,
     token_budget: null,
+    clarification_timeout_seconds: stored.clarification_timeout_seconds,
     source: 'managed',
   };
 }

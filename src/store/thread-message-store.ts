@@ -28,4 +28,6 @@ export const messageKeys = {
   input: (runId: string): string => `run:${runId}:input`,
   ai: (runId: string, turn: number): string => `run:${runId}:ai:${turn}`,
   tool: (runId: string, toolCallId: string): string => `run:${runId}:tool:${toolCallId}`,
+  /** The user's answer to the run's `ask_clarification` call `callId`. */
+  answer: (runId: string, callId: string): string => `run:${runId}:answer:${callId}`,
 } as const;

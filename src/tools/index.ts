@@ -49,4 +49,5 @@ export {
 export type { SubagentOutcomeText } from './task-result-message';
 export { taskToolSpec } from './task-tool-spec';
 export { batchTaskToolSpec } from './batch-task-tool-spec';
+export { askClarificationToolSpec } from './ask-clarification-tool-spec';
 export type { FunctionToolSpec } from './task-tool-spec';

@@ -16,4 +16,5 @@ export const inputSchemas = {
   batch: () => (require('../contracts/batch-workflows') as typeof BatchWorkflows).BatchWorkflowInputSchema,
   cancelBatchRequest: () => (require('../contracts/batch-workflows') as typeof BatchWorkflows).CancelBatchRequestSchema,
   cancelTaskRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).CancelTaskRequestSchema,
+  answerClarificationRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).AnswerClarificationRequestSchema,
 };

@@ -1,5 +1,5 @@
 import type { CatalogEntry, LeadCallRef, ToolCall } from '../contracts';
-import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
+import { ASK_CLARIFICATION_TOOL_NAME, BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { validateTaskCall, type TaskPolicy } from './validate-task-call';
 
 /** What one tool call of a lead response will do, decided before anything runs (pure). */
@@ -10,6 +10,8 @@ export type PlannedCall =
   | { readonly kind: 'batch'; readonly ref: LeadCallRef }
   /** One of the lead's own tools: one `runLeadTool` activity. */
   | { readonly kind: 'leadTool'; readonly ref: LeadCallRef }
+  /** `ask_clarification`: the run asks the user `question` and waits for the answer. */
+  | { readonly kind: 'clarify'; readonly ref: LeadCallRef; readonly question: string }
   | { readonly kind: 'unknown'; readonly ref: LeadCallRef; readonly error: string };
 
 /** What the planner needs of the run. */
@@ -19,6 +21,8 @@ export interface CallPlanContext extends TaskPolicy {
   readonly leadTools: readonly string[];
   /** Whether `batch_task` runs a batch (else it is an unknown tool, as in runs recorded before batches). */
   readonly batches: boolean;
+  /** Whether `ask_clarification` is offered (runs recorded before it answered it as unknown). */
+  readonly clarification?: boolean;
 }
 
 /**
@@ -30,6 +34,12 @@ export function planLeadCalls(calls: readonly ToolCall[], callIds: readonly stri
     const ref: LeadCallRef = { callId: callIds[index] ?? call.id, toolCallId: call.id, toolName: call.name };
     if (call.name === BATCH_TASK_TOOL_NAME && ctx.batches) return { kind: 'batch', ref };
     if (ctx.leadTools.includes(call.name)) return { kind: 'leadTool', ref };
+    if (call.name === ASK_CLARIFICATION_TOOL_NAME && ctx.clarification === true) {
+      const question = typeof call.args['question'] === 'string' ? call.args['question'].trim() : '';
+      return question === ''
+        ? { kind: 'unknown', ref, error: 'Invalid ask_clarification arguments: question: is required (one focused question for the user)' }
+        : { kind: 'clarify', ref, question };
+    }
     if (call.name !== TASK_TOOL_NAME) return { kind: 'unknown', ref, error: `Unknown tool '${call.name}'. Available: ${availableTools(ctx)}` };
     const check = validateTaskCall(call, ctx.catalog, ctx);
     if (check.ok) return { kind: 'task', ref, subagent: check.subagent, description: check.description };
@@ -38,7 +48,7 @@ export function planLeadCalls(calls: readonly ToolCall[], callIds: readonly stri
 }
 
 function availableTools(ctx: CallPlanContext): string {
-  return [TASK_TOOL_NAME, ...(ctx.batches ? [BATCH_TASK_TOOL_NAME] : []), ...ctx.leadTools].join(', ');
+  return [TASK_TOOL_NAME, ...(ctx.batches ? [BATCH_TASK_TOOL_NAME] : []), ...(ctx.clarification === true ? [ASK_CLARIFICATION_TOOL_NAME] : []), ...ctx.leadTools].join(', ');
 }
 
 function stringArg(call: ToolCall, name: string): string {

@@ -32,6 +32,7 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
     hostBashAllowed: input.hostBashAllowed,
     leadTools: run.ownCallIds ? input.leadTools : [],
     batches,
+    clarification: run.clarifies,
   });
   if (run.ownCallIds) for (const planned of plan) run.open.set(planned.ref.callId, planned.ref);
   const taskCount = plan.filter((p) => p.kind === 'task').length;
@@ -62,6 +63,8 @@ async function answerCall(run: LeadRunContext, planned: Exclude<PlannedCall, { k
       return deliver(run, ref, await runLeadBatch(run, ref, turn));
     case 'unknown':
       return deliver(run, ref, { kind: 'error', toolCallId: ref.toolCallId, toolName: ref.toolName, error: planned.error });
+    case 'clarify':
+      return askUser(run, ref, planned.question);
     case 'refusedTask': {
       if (!run.ownCallIds) return { kind: 'error', toolCallId: ref.toolCallId, toolName: TASK_TOOL_NAME, error: planned.error };
       // A refused task is a failed task: listed with its error, one `subagent.end`, no start.
@@ -75,6 +78,24 @@ async function answerCall(run: LeadRunContext, planned: Exclude<PlannedCall, { k
       throw new Error(`unknown planned call ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/**
+ * `ask_clarification`: the question is written as the call's answer and shown to the user (event
+ * `clarification.asked`); the run waits for the answer once the response's other calls are done.
+ * One question per response: a second one is answered with an error.
+ */
+async function askUser(run: LeadRunContext, ref: LeadCallRef, question: string): Promise<ToolOutcome | null> {
+  const { state, input } = run;
+  if (state.question !== null) {
+    return deliver(run, ref, { kind: 'error', toolCallId: ref.toolCallId, toolName: ref.toolName, error: 'Ask one question at a time: wait for the answer to the first one' });
+  }
+  state.question = { callId: ref.callId, text: question };
+  await CancellationScope.nonCancellable(() =>
+    lead.recordClarification({ phase: 'asked', threadId: input.threadId, runId: input.runId, callId: ref.callId, toolCallId: ref.toolCallId, question }),
+  );
+  run.open.delete(ref.callId);
+  return null;
 }
 
 /**

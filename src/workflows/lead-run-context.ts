@@ -26,4 +26,8 @@ export interface LeadRunContext {
   readonly continues: boolean;
   /** The cancellation scope of each task still running, by task id (update `cancelTask`). */
   readonly taskScopes: Map<string, CancellationScope>;
+  /** Runs started after patch `lead-clarification` offer `ask_clarification` and wait for answers. */
+  readonly clarifies: boolean;
+  /** The answer to `state.question`, once update `answerClarification` delivered it. */
+  answer: string | null;
 }

@@ -11,7 +11,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CancelTaskRequest, LeadModelTurn, LeadRunInput, LeadRunState, TaskPhase, ToolOutcome, WireStatus } from '../contracts';
+import type { AnswerClarificationRequest, CancelTaskRequest, LeadModelTurn, LeadRunInput, LeadRunState, TaskPhase, ToolOutcome, WireStatus } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
@@ -22,10 +22,13 @@ import { shouldContinueAsNew } from './batch-window';
 import { decideLeadGuards, INITIAL_LEAD_GUARDS } from './lead-guards';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext } from './lead-run-context';
-import { cancelTaskUpdate, leadRunStateQuery } from './lead-run-messages';
+import { answerClarificationUpdate, cancelTaskUpdate, leadRunStateQuery } from './lead-run-messages';
 import { runLeadResponse } from './lead-response';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
+
+/** `DeerflowRunStatus` of a run waiting for the user's answer to its question. */
+const WAITING_STATUS = 'waiting_for_answer';
 
 /**
  * One lead run: model step, then every tool call of that step in parallel (`task` calls as
@@ -49,6 +52,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     tasks: [],
     batches: [],
     leadTools: [],
+    question: null,
     strippedTaskCalls: 0,
     delegatedTaskCalls: 0,
     stopReason: null,
@@ -80,7 +84,17 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
     continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
     taskScopes,
+    clarifies: patched(WORKFLOW_PATCHES.leadClarification),
+    answer: null,
   };
+  setHandler(
+    answerClarificationUpdate,
+    (request) => {
+      run.answer = request.answer.trim();
+      return { callId: state.question?.callId ?? '', question: state.question?.text ?? '' };
+    },
+    { validator: (request) => validateAnswer(inputSchemas.answerClarificationRequest().parse(request), run) },
+  );
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
 
   try {
@@ -100,6 +114,41 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   ]);
   setCurrentDetails(progressDetails(state));
   return state;
+}
+
+/**
+ * Waits durably (no worker slot held) for the answer to the run's question, up to the agent's
+ * clarification timeout. Answered: the answer is written as the user's next message and the run
+ * goes on (true). Unanswered: the run ends `needs_input` with the question as its final message.
+ */
+async function awaitAnswer(run: LeadRunContext): Promise<boolean> {
+  const { input, state } = run;
+  const question = state.question;
+  if (question === null) return true;
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: WAITING_STATUS }]);
+  setCurrentDetails(`**waiting for the user's answer** · ${question.text}`);
+  const timeoutSeconds = input.limits.clarificationTimeoutSeconds;
+  const answered = await condition(() => run.answer !== null, timeoutSeconds * 1000);
+  const { threadId, runId } = input;
+  const base = { threadId, runId, callId: question.callId, question: question.text };
+  if (!answered || run.answer === null) {
+    await lead.recordClarification({ ...base, phase: 'timed_out', waitedSeconds: timeoutSeconds });
+    state.status = 'needs_input';
+    state.finalMessageRef = null;
+    state.finalMessageBrief = question.text;
+    return false;
+  }
+  await lead.recordClarification({ ...base, phase: 'answered', answer: run.answer });
+  state.question = null;
+  run.answer = null;
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
+  return true;
+}
+
+/** `answerClarification` is for the question the run is waiting on, once. */
+function validateAnswer(_request: AnswerClarificationRequest, run: LeadRunContext): void {
+  if (run.state.question === null) throw new Error(`answer: run ${run.state.runId} is not waiting for an answer`);
+  if (run.answer !== null) throw new Error(`answer: run ${run.state.runId} already has an answer to its question`);
 }
 
 /** `cancelTask` is for a task of this run that is still running (or waiting for a slot). */
@@ -140,6 +189,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       limits: input.limits,
       catalog: input.catalog,
       leadTools: run.ownCallIds ? input.leadTools : [],
+      clarification: run.clarifies,
       warnings: [...run.guards.pending],
     });
     run.unseenTurn = null;
@@ -168,6 +218,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       break;
     }
     toolOutcomes = await runLeadResponse(run, step.toolCalls, ids, turn);
+    if (state.question !== null && !(await awaitAnswer(run))) return;
   }
   state.status = 'failed';
   state.stopReason = 'turn_capped';

@@ -24,4 +24,6 @@ export const WORKFLOW_PATCHES = {
   leadGuards: 'lead-guards',
   /** A long lead run continues as new between turns, carrying its state; older runs never did. */
   leadContinueAsNew: 'lead-continue-as-new',
+  /** `ask_clarification`: the run asks the user and waits durably for update `answerClarification`. */
+  leadClarification: 'lead-clarification',
 } as const;

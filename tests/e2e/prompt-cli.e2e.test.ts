@@ -98,7 +98,7 @@ test('the printed text is exactly what leadModelStep renders for the same config
   const loaded = loadConfig({ path: configPath, cwd: dir });
   const input = buildLeadRunInput(loaded.config, { message: 'x', threadId: 't', runId: 'r', maxConcurrent: 9, maxTotal: 99 });
   const [system, tool] = result('nine').stdout.split(`\n\n${TASK_TOOL_HEADING}\n`);
-  expect(withoutDate(system ?? '')).toBe(withoutDate(renderLeadSystemPrompt(loaded.config, input, 'any date')));
+  expect(withoutDate(system ?? '')).toBe(withoutDate(renderLeadSystemPrompt(loaded.config, { ...input, clarification: true }, 'any date')));
   const options = leadTaskToolOptions(loaded.config, input);
   expect(options).not.toBeNull();
   if (options !== null) expect(tool).toBe(`${taskToolSpec(options).function.description}\n`);

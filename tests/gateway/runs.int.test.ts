@@ -173,3 +173,20 @@ test('POST .../tasks/:task/cancel cancels one task (200 with how it ended); unkn
   expect((await gateway.call('POST', runUrl(run, '/tasks/0.0/cancel'))).status).toBe(409);
   expect((await gateway.call('POST', '/api/threads/cancel-one/runs/nope/tasks/0.0/cancel')).status).toBe(404);
 });
+
+test('POST .../answer answers the question a run waits on (200); no question waiting is 409; a blank answer is 400', async () => {
+  const harness = await temporal.start({
+    lead: [{ tool_calls: [{ name: 'ask_clarification', args: { question: 'Which branch?' } }] }, { content: 'Using main.' }],
+  });
+  const gateway = await gateways.start(harness);
+  const run = started(await gateway.call('POST', '/api/runs', { body: { message: 'deploy', thread_id: 'ask-me' } }));
+  await waitFor(async () => (await harness.stores.events.listEvents({ runId: run.run_id, eventTypes: ['clarification.asked'] })).length === 1);
+  expect(await gateway.call('POST', runUrl(run, '/answer'), { body: { answer: '  ' } })).toMatchObject({ status: 400 });
+  expect(await gateway.call('POST', runUrl(run, '/answer'), { body: { answer: 'main' } })).toMatchObject({
+    status: 200,
+    body: { run_id: run.run_id, thread_id: 'ask-me', call_id: '0.0', question: 'Which branch?', status: 'answered' },
+  });
+  const final = await finalState(gateway, run);
+  expect(final.state).toMatchObject({ status: 'completed', finalMessageBrief: 'Using main.' });
+  expect((await gateway.call('POST', runUrl(run, '/answer'), { body: { answer: 'again' } })).status).toBe(409);
+});

@@ -125,6 +125,7 @@ export function agentDefinitionStoreSpec(init: StoresInit): void {
         skills: null,
         max_turns: 50,
         tools: null,
+        clarification_timeout_seconds: 86_400,
         created_at: expect.stringMatching(ISO_UTC),
         updated_at: created.created_at,
       });

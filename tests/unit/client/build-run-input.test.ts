@@ -47,6 +47,7 @@ describe('buildLeadRunInput: snapshot', () => {
         leadTokenBudget: { enabled: true, max_tokens: 2_000_000, max_input_tokens: null, max_output_tokens: null, warn_threshold: 0.7, hard_stop_threshold: 1 },
         leadLoopDetection: { warn_threshold: 3, hard_limit: 5, window_size: 20, tool_freq_warn: 30, tool_freq_hard_limit: 50, tool_freq_overrides: {} },
         historyEventLimit: 10_000,
+        clarificationTimeoutSeconds: 86_400,
       },
       allowedSubagents: null,
       hostBashAllowed: false,

@@ -159,6 +159,7 @@ describe('lead agents', () => {
     allowed_subagents: [],
     skills: null,
     tools: null,
+    clarification_timeout_seconds: 86_400,
     max_turns: 9,
     created_at: '2026-01-01T00:00:00Z',
     updated_at: '2026-01-01T00:00:00Z',

@@ -9,6 +9,7 @@ const state = (overrides: Partial<LeadRunState> = {}): LeadRunState => ({
   tasks: [],
   batches: [],
   leadTools: [],
+  question: null,
   strippedTaskCalls: 0,
   delegatedTaskCalls: 0,
   stopReason: null,
