@@ -37,7 +37,7 @@ test('batch_task runs a child batch; its items never use the run’s task budget
 
   expect(state.status).toBe('completed');
   // Offered to the model only because batches are on (the last test checks the other side).
-  expect(h.recorder.requests[0]?.tools).toEqual(['task', 'batch_task', 'bash', 'ls', 'read_file', 'write_file', 'str_replace', 'web_fetch']);
+  expect(h.recorder.requests[0]?.tools).toEqual(['task', 'batch_task', 'ask_clarification', 'bash', 'ls', 'read_file', 'write_file', 'str_replace', 'web_fetch']);
   expect(state.batches).toEqual([
     expect.objectContaining({ status: 'completed', ownerId: 'ivy', counts: { pending: 0, running: 0, completed: 3, failed: 0, cancelled: 0, timed_out: 0 } }),
   ]);
@@ -88,5 +88,5 @@ test('with batches off, batch_task is refused with the config key to change', as
   const [message] = await toolMessages(h, 'lead-batch-off');
   expect(message?.content).toBe('Error: subagent_batches.enabled: batches are turned off (set it to true in config.yaml)');
   // The tool is not even offered to the model.
-  expect(h.recorder.requests[0]?.tools).toEqual(['task', 'bash', 'ls', 'read_file', 'write_file', 'str_replace', 'web_fetch']);
+  expect(h.recorder.requests[0]?.tools).toEqual(['task', 'ask_clarification', 'bash', 'ls', 'read_file', 'write_file', 'str_replace', 'web_fetch']);
 });

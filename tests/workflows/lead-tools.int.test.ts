@@ -270,12 +270,12 @@ test('a lead tool error is a failed call the lead reads, and an unknown tool is 
   const byId = new Map(answers.map((m) => [m.tool_call_id, String(m.content)]));
   const calls = (await thread(harness, 'thread-errors')).flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []) : []));
   expect(byId.get(calls[0]?.id ?? '')).toMatch(/^Error: .*outside/i);
-  expect(byId.get(calls[2]?.id ?? '')).toBe("Error: Unknown tool 'teleport'. Available: task, read_file");
+  expect(byId.get(calls[2]?.id ?? '')).toBe("Error: Unknown tool 'teleport'. Available: task, ask_clarification, read_file");
   // `bash` is not among this agent's tools: refused, never run.
-  expect(byId.get(calls[3]?.id ?? '')).toBe("Error: Unknown tool 'bash'. Available: task, read_file");
+  expect(byId.get(calls[3]?.id ?? '')).toBe("Error: Unknown tool 'bash'. Available: task, ask_clarification, read_file");
   expect(answers.every((m) => m.status === 'error')).toBe(true);
   // The lead was offered only its allowed tools.
-  expect(harness.recorder.requests[0]?.tools).toEqual(['task', 'read_file']);
+  expect(harness.recorder.requests[0]?.tools).toEqual(['task', 'ask_clarification', 'read_file']);
 });
 
 test('web_fetch from the lead: a page on this machine is refused by default and read when private networks are allowed', async () => {
