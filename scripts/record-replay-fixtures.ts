@@ -28,7 +28,11 @@ interface FixtureRecipe {
   readonly actAfter?: {
     readonly events: readonly string[];
     readonly count: number;
-    readonly action: { readonly kind: 'cancel' } | { readonly kind: 'cancelTask'; readonly taskId: string } | { readonly kind: 'answer'; readonly answer: string };
+    readonly action:
+      | { readonly kind: 'cancel' }
+      | { readonly kind: 'cancelTask'; readonly taskId: string }
+      | { readonly kind: 'extendTask'; readonly taskId: string; readonly seconds: number }
+      | { readonly kind: 'answer'; readonly answer: string };
   };
   /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
   readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
@@ -133,6 +137,17 @@ const RECIPES: Record<string, FixtureRecipe> = {
       ],
     }),
     actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelTask', taskId: '0.0' } },
+  },
+  'lead-extend-task': {
+    file: 'lead-extend-task.json',
+    description:
+      'Patch "task-deadlines": a task with a 2 s timeout is extended by 10 s (update extendTask) while its subagent needs 4 s; the safety net re-arms, the execution asks query taskTimeout at its deadline, and the task completes.',
+    scenario: () => ({
+      lead: [{ tool_calls: [{ name: 'task', args: { description: 'Patient', prompt: 'Patient: wait', subagent_type: 'slowpoke' } }] }, { content: 'it finished' }],
+      subagents: [{ match: '*', turns: [{ content: 'done after 4 s', delay_ms: 4000 }] }],
+    }),
+    config: { subagents: { custom_agents: { slowpoke: { description: 'Takes its time.', system_prompt: 'Be slow.', timeout_seconds: 2 } } } },
+    actAfter: { events: ['subagent.start'], count: 1, action: { kind: 'extendTask', taskId: '0.0', seconds: 10 } },
   },
   'lead-clarification': {
     file: 'lead-clarification.json',
@@ -242,6 +257,7 @@ async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name
   const { action } = act;
   if (action.kind === 'cancel') await started.handle.cancel();
   else if (action.kind === 'cancelTask') await harness.client.cancelTask(started.workflowId, action.taskId);
+  else if (action.kind === 'extendTask') await harness.client.extendTask(started.workflowId, action.taskId, action.seconds);
   else await harness.client.answer(started.workflowId, action.answer);
   await started.handle.result().catch(() => undefined);
   return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };

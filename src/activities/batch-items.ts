@@ -104,6 +104,7 @@ export function createBatchActivities(deps: ActivityDeps) {
             errorCode: null,
             attempts: input.attempts,
             evidence: null,
+            extendedSeconds: 0,
           },
         });
       }

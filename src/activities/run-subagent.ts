@@ -1,10 +1,13 @@
 import { AIMessage, HumanMessage, mapStoredMessageToChatMessage, type BaseMessage } from '@langchain/core/messages';
 import { GraphRecursionError } from '@langchain/langgraph';
+import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
 import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '../middleware/agent';
 import {
   boundText,
+  TASK_DEADLINE_EXCEEDED_TYPE,
   TaskToolArgsSchema,
   type SubagentEvidence,
   type SubagentExecutionResult,
@@ -21,6 +24,8 @@ import { createWebFetchTool, createWorkspaceTools, sha256Hex, ThreadWorkspace } 
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
+import { armTaskDeadline, TaskDeadlineExceeded } from './task-deadline';
+import { taskTimeoutQuery } from '../workflows/lead-run-messages';
 import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step-capture';
 import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
 import { usageOfMessages } from './usage-from-messages';
@@ -53,8 +58,11 @@ export function createRunSubagent(deps: ActivityDeps) {
     let messages: readonly BaseMessage[] = [];
     let steps = 0;
     const progress = () => ({ steps, usage: usageOfMessages(messages) });
+    // An extendable task enforces its own deadline, asking the run for extensions when it is reached.
+    const deadline = input.deadlineSeconds === undefined ? null : armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(input.taskId));
     try {
-      const outcome = await withHeartbeats(async (signal) => {
+      const outcome = await withHeartbeats(async (cancelled) => {
+        const signal = deadline === null ? cancelled : AbortSignal.any([cancelled, deadline.signal]);
         const summaryModel = deps.config.summarization.enabled
           ? deps.createModel(deps.config.summarization.model ?? modelName, { kind: 'summarizer' })
           : undefined;
@@ -97,13 +105,26 @@ export function createRunSubagent(deps: ActivityDeps) {
       return await finish(deps, input, modelName, outcome, usageOfMessages(messages), steps, evidenceOf(receipts, outcome));
     } catch (err) {
       if (isCancelledFailure(err)) throw err;
+      // The workflow decides the task timed out; steps written so far stay.
+      if (err instanceof TaskDeadlineExceeded) throw ApplicationFailure.nonRetryable(err.message, TASK_DEADLINE_EXCEEDED_TYPE);
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
       return finish(deps, input, modelName, failed, usageOfMessages(messages), steps, evidenceOf(receipts, failed));
     } finally {
+      deadline?.stop();
       await events.flush();
     }
   };
+}
+
+/** The task's timeout as its run sees it now (query `taskTimeout`); 0 = unknown there. */
+async function askTaskTimeout(taskId: string): Promise<number> {
+  const ctx = Context.current();
+  const workflowId = ctx.info.workflowExecution?.workflowId;
+  if (workflowId === undefined) throw new Error('not run by a workflow');
+  const seconds = await ctx.client.workflow.getHandle(workflowId).query(taskTimeoutQuery, taskId);
+  if (seconds <= 0) throw new Error(`the run does not know task ${taskId}`);
+  return seconds;
 }
 
 /**

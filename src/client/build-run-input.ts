@@ -75,6 +75,7 @@ export function buildLeadRunInput(
       leadLoopDetection: leadLoopLimits(config),
       historyEventLimit: config.lead_runs.history_event_limit,
       clarificationTimeoutSeconds: agent?.clarification_timeout_seconds ?? DEFAULT_CLARIFICATION_TIMEOUT_SECONDS,
+      maxTaskExtensionSeconds: config.subagent_runtime.max_task_extension_seconds,
     },
     allowedSubagents,
     hostBashAllowed: config.sandbox.allow_host_bash,

@@ -21,12 +21,13 @@ import {
   type CancelBatchResult,
   type CancelTaskResult,
   type AnswerClarificationResult,
+  type ExtendTaskResult,
   type ListBatchItemsQuery,
   type LeadRunInput,
   type LeadRunState,
   type RunEvent,
 } from '../contracts';
-import { answerClarificationUpdate, cancelTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
 import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
 import { readManagedDefinitions, resolveCatalog } from '../registry';
 import { buildBatch, type BatchRequest } from './build-batch';
@@ -74,15 +75,20 @@ export class BatchNotFoundError extends Error {
   }
 }
 
-/** `cancelTask` was refused: the run has no such task, or it already ended (`message` says which). */
+/** `cancelTask`/`extendTask` was refused: no such task, it already ended, or no room to extend (`message` says which). */
 export class TaskNotCancellableError extends Error {
-  override readonly name = 'TaskNotCancellableError';
+  override readonly name: string = 'TaskNotCancellableError';
   constructor(
     readonly taskId: string,
     message: string,
   ) {
     super(message);
   }
+}
+
+/** `extendTask` was refused: no such task, it already ended, or its deadline cannot move further. */
+export class TaskNotExtendableError extends TaskNotCancellableError {
+  override readonly name = 'TaskNotExtendableError';
 }
 
 /** `answer` was refused: the run is not waiting for an answer (or already has one). */
@@ -153,6 +159,21 @@ export class DeerFlowClient {
       return await this.temporal.workflow.getHandle(workflowId).executeUpdate(cancelTaskUpdate, { args: [{ taskId }] });
     } catch (err) {
       if (err instanceof WorkflowUpdateFailedError) throw new TaskNotCancellableError(taskId, err.cause?.message ?? err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * Moves one running task's deadline (and its safety net) by `seconds` (update `extendTask`), up to
+   * the run's `subagent_runtime.max_task_extension_seconds` in total.
+   * @throws TaskNotExtendableError when the task is unknown or ended, or the ceiling is reached
+   * @throws WorkflowNotFoundError when the run does not exist or is closed
+   */
+  async extendTask(workflowId: string, taskId: string, seconds: number): Promise<ExtendTaskResult> {
+    try {
+      return await this.temporal.workflow.getHandle(workflowId).executeUpdate(extendTaskUpdate, { args: [{ taskId, seconds }] });
+    } catch (err) {
+      if (err instanceof WorkflowUpdateFailedError) throw new TaskNotExtendableError(taskId, err.cause?.message ?? err.message);
       throw err;
     }
   }

@@ -1,4 +1,4 @@
-export { DeerFlowClient, BatchNotFoundError, RunNotWaitingError, TaskNotCancellableError } from './deerflow-client';
+export { DeerFlowClient, BatchNotFoundError, RunNotWaitingError, TaskNotCancellableError, TaskNotExtendableError } from './deerflow-client';
 export { streamRunEvents } from './stream-run-events';
 export type { StreamRunEventsOptions } from './stream-run-events';
 export type { StartedRun, StartRunRequest, StartedBatch, StartBatchRequest, DeerFlowClientStores } from './deerflow-client';

@@ -132,6 +132,8 @@ export const SubagentRuntimeConfigSchema = z.strictObject({
   polling_grace_seconds: z.number().int().min(1).max(3600).default(60),
   /** Without a heartbeat for this long a subagent's worker is considered lost and the task runs again. */
   heartbeat_timeout_seconds: z.number().int().min(5).max(600).default(30),
+  /** How far `extendTask` may move one task's deadline past its timeout, in total. 0 = never. */
+  max_task_extension_seconds: z.number().int().min(0).max(86_400).default(3600),
 });
 export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
 

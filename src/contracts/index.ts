@@ -64,6 +64,8 @@ export {
   AnswerClarificationRequestSchema,
   AnswerClarificationResultSchema,
   RecordClarificationInputSchema,
+  ExtendTaskRequestSchema,
+  ExtendTaskResultSchema,
 } from './workflow-io';
 export type {
   CatalogEntry,
@@ -100,6 +102,8 @@ export type {
   AnswerClarificationRequest,
   AnswerClarificationResult,
   RecordClarificationInput,
+  ExtendTaskRequest,
+  ExtendTaskResult,
 } from './workflow-io';
 export {
   SUBAGENT_EVENT_CATEGORY,
@@ -141,7 +145,7 @@ export {
   CUSTOM_SEARCH_ATTRIBUTES,
 } from './search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
-export { CONFIGURATION_ERROR_TYPE } from './failure-types';
+export { CONFIGURATION_ERROR_TYPE, TASK_DEADLINE_EXCEEDED_TYPE } from './failure-types';
 export { RunJsonTaskSchema, RunJsonLeadToolSchema, RunJsonOutputSchema, BatchJsonItemSchema, BatchJsonOutputSchema } from './cli-output';
 export type { RunJsonTask, RunJsonLeadTool, RunJsonOutput, BatchJsonItem, BatchJsonOutput } from './cli-output';
 export {

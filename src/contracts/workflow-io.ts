@@ -65,6 +65,8 @@ export const RunLimitsSchema = z.object({
   historyEventLimit: z.number().int().min(100).default(10_000),
   /** How long the run waits for the answer to an `ask_clarification` question; then `needs_input`. */
   clarificationTimeoutSeconds: z.number().int().positive().default(86_400),
+  /** How far `extendTask` may move one task's deadline, in total (0 in runs recorded before it). */
+  maxTaskExtensionSeconds: z.number().int().nonnegative().default(0),
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
@@ -115,6 +117,12 @@ export const SubagentTaskInputSchema = z.object({
   maxTurns: z.number().int().positive(),
   /** The parent run's skills snapshot, intersected with the subagent's own skills. */
   availableSkills: z.array(z.string()).nullable().default(null),
+  /**
+   * The task's timeout when the execution enforces its own, extendable deadline (the activity's
+   * start-to-close is then only a backstop): at that deadline it asks the run (query `taskTimeout`)
+   * for extensions. Absent: the start-to-close timeout is the deadline.
+   */
+  deadlineSeconds: z.number().int().positive().optional(),
   /** Set for a batch item: the prompt is the item's stored row, not a `task` call of a lead turn. */
   batchItem: z.object({ batchId: id, key: id }).optional(),
 });
@@ -190,6 +198,8 @@ export const TaskStateSchema = z.object({
   attempts: z.number().int().nonnegative(),
   /** The last execution's receipt check (advisory; never changes the status). */
   evidence: SubagentEvidenceSchema.nullable().default(null),
+  /** Seconds `extendTask` added to the task's timeout so far. */
+  extendedSeconds: z.number().int().nonnegative().default(0),
 });
 export type TaskState = z.infer<typeof TaskStateSchema>;
 
@@ -429,3 +439,11 @@ export const RecordClarificationInputSchema = z.discriminatedUnion('phase', [
   z.object({ phase: z.literal('timed_out'), threadId: id, runId: id, callId: id, question: z.string(), waitedSeconds: z.number().int().positive() }),
 ]);
 export type RecordClarificationInput = z.infer<typeof RecordClarificationInputSchema>;
+
+/** Update `extendTask`: move one running task's deadline (and its safety net) by `seconds`. */
+export const ExtendTaskRequestSchema = z.strictObject({ taskId: id, seconds: z.number().int('must be a whole number of seconds').min(1, 'must be at least 1') });
+export type ExtendTaskRequest = z.infer<typeof ExtendTaskRequestSchema>;
+
+/** The task's deadline after an extension: its timeout now, and how much was added in total. */
+export const ExtendTaskResultSchema = z.object({ taskId: id, timeoutSeconds: z.number().int().positive(), extendedSeconds: z.number().int().nonnegative() });
+export type ExtendTaskResult = z.infer<typeof ExtendTaskResultSchema>;

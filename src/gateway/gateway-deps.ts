@@ -15,7 +15,7 @@ export interface GatewayDeps {
   /** Starting runs and batches, reading their `state` queries, batch records and items. */
   readonly deerflow: Pick<
     DeerFlowClient,
-    'startRun' | 'getState' | 'cancelTask' | 'answer' | 'startBatch' | 'getBatch' | 'getBatchState' | 'listBatchItems' | 'exportBatchItems' | 'cancelBatch'
+    'startRun' | 'getState' | 'cancelTask' | 'extendTask' | 'answer' | 'startBatch' | 'getBatch' | 'getBatchState' | 'listBatchItems' | 'exportBatchItems' | 'cancelBatch'
   >;
   readonly events: RunEventStore;
   readonly auth: GatewayAuth;

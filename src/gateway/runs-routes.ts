@@ -7,7 +7,7 @@ import type { GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
 import { findRun } from './run-lookup';
 import { assertThreadAvailable } from './thread-access';
-import { AnswerBodySchema, parseInput, RunParamsSchema, StartRunBodySchema, TaskParamsSchema } from './validation';
+import { AnswerBodySchema, ExtendBodySchema, parseInput, RunParamsSchema, StartRunBodySchema, TaskParamsSchema } from './validation';
 
 /** `201` body of `POST /api/runs`. */
 export interface StartRunResponse {
@@ -119,6 +119,21 @@ export function registerRunRoutes(app: FastifyInstance, deps: GatewayDeps): void
     } catch (err) {
       if (err instanceof RunNotWaitingError) throw notWaiting(err.message);
       if (err instanceof WorkflowNotFoundError) throw notWaiting(`run "${run.runId}" is not running`);
+      throw err;
+    }
+  });
+
+  app.post('/api/threads/:threadId/runs/:runId/tasks/:taskId/extend', async (request) => {
+    const params = parseInput(TaskParamsSchema, request.params, 'path');
+    const body = parseInput(ExtendBodySchema, request.body, 'body');
+    const run = await findRun(deps.temporal, params.threadId, params.runId, callerOf(request));
+    if (run.status !== 'RUNNING') throw new GatewayError(GatewayErrorCode.Conflict, `run "${run.runId}" is not running`);
+    try {
+      const extended = await deps.deerflow.extendTask(run.workflowId, params.taskId, body.seconds);
+      return { run_id: run.runId, thread_id: run.threadId, task_id: extended.taskId, timeout_seconds: extended.timeoutSeconds, extended_seconds: extended.extendedSeconds };
+    } catch (err) {
+      if (err instanceof TaskNotCancellableError) throw new GatewayError(GatewayErrorCode.Conflict, err.message);
+      if (err instanceof WorkflowNotFoundError) throw new GatewayError(GatewayErrorCode.Conflict, `run "${run.runId}" is not running`);
       throw err;
     }
   });

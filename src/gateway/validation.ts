@@ -41,6 +41,9 @@ export type RunParams = z.infer<typeof RunParamsSchema>;
 /** Body of `POST .../answer`: the user's answer to the run's question. */
 export const AnswerBodySchema = z.strictObject({ answer: z.string().trim().min(1, 'must not be empty').max(100_000) });
 
+/** Body of `POST .../tasks/:task/extend`: seconds to add to the task's deadline. */
+export const ExtendBodySchema = z.strictObject({ seconds: z.number().int('must be a whole number of seconds').min(1, 'must be at least 1').max(86_400) });
+
 /** Path of one task of a run (`.../tasks/:taskId/...`): the id the run gave the task, e.g. `0.1`. */
 export const TaskParamsSchema = RunParamsSchema.extend({ taskId: text.max(200) });
 

@@ -16,5 +16,6 @@ export const inputSchemas = {
   batch: () => (require('../contracts/batch-workflows') as typeof BatchWorkflows).BatchWorkflowInputSchema,
   cancelBatchRequest: () => (require('../contracts/batch-workflows') as typeof BatchWorkflows).CancelBatchRequestSchema,
   cancelTaskRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).CancelTaskRequestSchema,
+  extendTaskRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).ExtendTaskRequestSchema,
   answerClarificationRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).AnswerClarificationRequestSchema,
 };

@@ -39,7 +39,7 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
   // Runs recorded before admission existed scheduled every task directly.
   const admission: AdmissionDecision | null =
     taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await lead.admitSubagents({ requested: taskCount }) : null;
-  const ctx: TaskContext = { input, state, admission };
+  const ctx: TaskContext = { input, state, admission, deadlines: run.deadlines };
   let admitted = 0;
   const outcomes = await Promise.all(
     plan.map((planned, index): Promise<ToolOutcome | null> => {
@@ -210,6 +210,7 @@ function newTask(taskId: string, turn: number, subagent: string, description: st
     errorCode: null,
     attempts: 0,
     evidence: null,
+    extendedSeconds: 0,
   };
 }
 
@@ -225,12 +226,12 @@ async function runTask(
   run.state.tasks.push(task);
   // Its own scope, so `cancelTask` can cancel this task alone.
   const scope = new CancellationScope();
-  run.taskScopes.set(task.taskId, scope);
+  run.taskControls.set(task.taskId, { scope, timeoutSeconds: planned.subagent.timeoutSeconds });
   let decision: TerminalDecision;
   try {
     decision = refusal ?? (await scope.run(() => runTaskWithSafetyNet(ctx, task, planned.subagent, planned.ref.toolCallId)));
   } finally {
-    run.taskScopes.delete(task.taskId);
+    run.taskControls.delete(task.taskId);
   }
   applyDecision(task, decision);
   return finishTask(run, planned.ref, task);

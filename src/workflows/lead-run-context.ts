@@ -2,6 +2,13 @@ import type { CancellationScope } from '@temporalio/workflow';
 import type { LeadCallRef, LeadRunInput, LeadRunState } from '../contracts';
 import type { LeadGuardState } from './lead-guards';
 
+/** What the run's updates can act on for one running task. */
+export interface TaskControl {
+  readonly scope: CancellationScope;
+  /** The task's own timeout before extensions (a per-call `timeout_seconds` already applied). */
+  readonly timeoutSeconds: number;
+}
+
 /** One lead run's input, live state and call bookkeeping, shared by the workflow's parts. */
 export interface LeadRunContext {
   readonly input: LeadRunInput;
@@ -24,8 +31,10 @@ export interface LeadRunContext {
   guards: LeadGuardState;
   /** Runs started after patch `lead-continue-as-new` continue as new between turns when due. */
   readonly continues: boolean;
-  /** The cancellation scope of each task still running, by task id (update `cancelTask`). */
-  readonly taskScopes: Map<string, CancellationScope>;
+  /** Each task still running, by task id: its scope (update `cancelTask`) and own timeout (`extendTask`). */
+  readonly taskControls: Map<string, TaskControl>;
+  /** Runs started after patch `task-deadlines` can extend a running task's deadline. */
+  readonly deadlines: boolean;
   /** Runs started after patch `lead-clarification` offer `ask_clarification` and wait for answers. */
   readonly clarifies: boolean;
   /** The answer to `state.question`, once update `answerClarification` delivered it. */

@@ -1,5 +1,13 @@
 import { defineQuery, defineUpdate } from '@temporalio/workflow';
-import type { AnswerClarificationRequest, AnswerClarificationResult, CancelTaskRequest, CancelTaskResult, LeadRunState } from '../contracts';
+import type {
+  AnswerClarificationRequest,
+  AnswerClarificationResult,
+  CancelTaskRequest,
+  CancelTaskResult,
+  ExtendTaskRequest,
+  ExtendTaskResult,
+  LeadRunState,
+} from '../contracts';
 
 /** Live state of a lead run: tasks, statuses, stop reasons, usage. */
 export const leadRunStateQuery = defineQuery<LeadRunState>('state');
@@ -10,6 +18,15 @@ export const leadRunStateQuery = defineQuery<LeadRunState>('state');
  * unknown or already finished task.
  */
 export const cancelTaskUpdate = defineUpdate<CancelTaskResult, [CancelTaskRequest]>('cancelTask');
+
+/**
+ * Moves one running task's deadline (and its safety net) by some seconds, up to the run's
+ * `maxTaskExtensionSeconds` in total; refused once the task is terminal or the ceiling is reached.
+ */
+export const extendTaskUpdate = defineUpdate<ExtendTaskResult, [ExtendTaskRequest]>('extendTask');
+
+/** A task's timeout right now (its own plus extensions), in seconds; 0 for a task the run does not know. */
+export const taskTimeoutQuery = defineQuery<number, [string]>('taskTimeout');
 
 /**
  * The user's answer to the question a lead run is waiting on (`ask_clarification`). The run goes on

@@ -11,7 +11,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { AnswerClarificationRequest, CancelTaskRequest, LeadModelTurn, LeadRunInput, LeadRunState, TaskPhase, ToolOutcome, WireStatus } from '../contracts';
+import type { AnswerClarificationRequest, ExtendTaskRequest, LeadModelTurn, TaskState, LeadRunInput, LeadRunState, TaskPhase, ToolOutcome, WireStatus } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
@@ -21,8 +21,8 @@ import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { shouldContinueAsNew } from './batch-window';
 import { decideLeadGuards, INITIAL_LEAD_GUARDS } from './lead-guards';
 import { inputSchemas } from './input-schemas';
-import type { LeadRunContext } from './lead-run-context';
-import { answerClarificationUpdate, cancelTaskUpdate, leadRunStateQuery } from './lead-run-messages';
+import type { LeadRunContext, TaskControl } from './lead-run-context';
+import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, taskTimeoutQuery } from './lead-run-messages';
 import { runLeadResponse } from './lead-response';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
@@ -62,16 +62,16 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     error: null,
   };
   setHandler(leadRunStateQuery, () => state);
-  const taskScopes = new Map<string, CancellationScope>();
+  const taskControls = new Map<string, TaskControl>();
   setHandler(
     cancelTaskUpdate,
     async ({ taskId }) => {
-      taskScopes.get(taskId)?.cancel();
+      taskControls.get(taskId)?.scope.cancel();
       const task = state.tasks.find((t) => t.taskId === taskId);
       await condition(() => task === undefined || isTerminalPhase(task.status));
       return { taskId, status: task === undefined || !isTerminalPhase(task.status) ? 'cancelled' : task.status };
     },
-    { validator: (request) => validateCancelTask(inputSchemas.cancelTaskRequest().parse(request), state, taskScopes) },
+    { validator: (request) => void runningTask(inputSchemas.cancelTaskRequest().parse(request).taskId, state, taskControls) },
   );
   // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
   const run: LeadRunContext = {
@@ -83,10 +83,26 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     guarded: patched(WORKFLOW_PATCHES.leadGuards),
     guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
     continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
-    taskScopes,
+    taskControls,
+    deadlines: patched(WORKFLOW_PATCHES.taskDeadlines),
     clarifies: patched(WORKFLOW_PATCHES.leadClarification),
     answer: null,
   };
+  setHandler(taskTimeoutQuery, (taskId) => {
+    const control = taskControls.get(taskId);
+    const task = state.tasks.find((t) => t.taskId === taskId);
+    return control === undefined || task === undefined ? 0 : control.timeoutSeconds + task.extendedSeconds;
+  });
+  setHandler(
+    extendTaskUpdate,
+    ({ taskId, seconds }) => {
+      const { task, control } = runningTask(taskId, state, taskControls);
+      // Up to the run's ceiling in total; the validator refused a task with no room left.
+      task.extendedSeconds += Math.min(seconds, input.limits.maxTaskExtensionSeconds - task.extendedSeconds);
+      return { taskId, timeoutSeconds: control.timeoutSeconds + task.extendedSeconds, extendedSeconds: task.extendedSeconds };
+    },
+    { validator: (request) => validateExtendTask(inputSchemas.extendTaskRequest().parse(request), run) },
+  );
   setHandler(
     answerClarificationUpdate,
     (request) => {
@@ -151,11 +167,21 @@ function validateAnswer(_request: AnswerClarificationRequest, run: LeadRunContex
   if (run.answer !== null) throw new Error(`answer: run ${run.state.runId} already has an answer to its question`);
 }
 
-/** `cancelTask` is for a task of this run that is still running (or waiting for a slot). */
-function validateCancelTask(request: CancelTaskRequest, state: LeadRunState, scopes: ReadonlyMap<string, CancellationScope>): void {
-  const task = state.tasks.find((t) => t.taskId === request.taskId);
-  if (task === undefined) throw new Error(`taskId: no task '${request.taskId}' in run ${state.runId}`);
-  if (isTerminalPhase(task.status) || !scopes.has(task.taskId)) throw new Error(`taskId: task '${request.taskId}' already ended ${task.status}`);
+/** The task updates act on a task of this run that is still running (or waiting for a slot). @throws naming why not */
+function runningTask(taskId: string, state: LeadRunState, controls: ReadonlyMap<string, TaskControl>): { task: TaskState; control: TaskControl } {
+  const task = state.tasks.find((t) => t.taskId === taskId);
+  if (task === undefined) throw new Error(`taskId: no task '${taskId}' in run ${state.runId}`);
+  const control = controls.get(taskId);
+  if (isTerminalPhase(task.status) || control === undefined) throw new Error(`taskId: task '${taskId}' already ended ${task.status}`);
+  return { task, control };
+}
+
+/** `extendTask` needs a running task, a run with extendable deadlines, and room under the ceiling. */
+function validateExtendTask(request: ExtendTaskRequest, run: LeadRunContext): void {
+  const { task } = runningTask(request.taskId, run.state, run.taskControls);
+  const ceiling = run.input.limits.maxTaskExtensionSeconds;
+  if (!run.deadlines || ceiling === 0) throw new Error(`seconds: run ${run.state.runId} cannot extend its tasks (subagent_runtime.max_task_extension_seconds is 0 for it)`);
+  if (task.extendedSeconds >= ceiling) throw new Error(`seconds: task '${request.taskId}' is already extended by ${task.extendedSeconds} s, the most this run allows`);
 }
 
 function isTerminalPhase(status: TaskPhase): status is WireStatus {

@@ -26,4 +26,10 @@ export const WORKFLOW_PATCHES = {
   leadContinueAsNew: 'lead-continue-as-new',
   /** `ask_clarification`: the run asks the user and waits durably for update `answerClarification`. */
   leadClarification: 'lead-clarification',
+  /**
+   * Extendable task deadlines: the execution enforces its own timeout (asking the run for
+   * extensions), the activity's start-to-close is a backstop, and the safety net re-arms on
+   * `extendTask`. Older runs had a fixed start-to-close timeout and a fixed safety-net timer.
+   */
+  taskDeadlines: 'task-deadlines',
 } as const;

@@ -1,4 +1,4 @@
-import { CancellationScope, patched, setCurrentDetails, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, setCurrentDetails, sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { AdmissionDecision, CatalogEntry, LeadRunInput, LeadRunState, TaskState } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
 import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
@@ -14,6 +14,13 @@ export interface TaskContext {
   readonly state: LeadRunState;
   /** The admission decision of the task's response, or null for runs recorded before admission. */
   readonly admission: AdmissionDecision | null;
+  /** Extendable deadlines (patch `task-deadlines`); older runs had fixed ones. */
+  readonly deadlines: boolean;
+}
+
+/** The task's timeout right now: its own plus what `extendTask` added. */
+function currentTimeout(task: TaskState, subagent: CatalogEntry): number {
+  return subagent.timeoutSeconds + task.extendedSeconds;
 }
 
 /**
@@ -26,9 +33,9 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
   const work = new CancellationScope();
   const timer = new CancellationScope();
   let overrun = false;
-  const netMs = (subagent.timeoutSeconds + ctx.input.limits.pollingGraceSeconds) * 1000;
+  const grace = ctx.input.limits.pollingGraceSeconds;
   const net = timer
-    .run(() => sleep(netMs, { summary: `safety net: ${task.taskId}` }))
+    .run(() => (ctx.deadlines ? extendableSafetyNet(task, subagent, grace) : sleep((subagent.timeoutSeconds + grace) * 1000, { summary: `safety net: ${task.taskId}` })))
     .then(() => {
       overrun = true;
       work.cancel();
@@ -36,10 +43,24 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
     .catch(() => undefined);
   try {
     const decision = await work.run(() => runTask(ctx, task, subagent, toolCallId));
-    return overrun ? pollingTimedOut(subagent.timeoutSeconds, 'running') : decision;
+    return overrun ? pollingTimedOut(currentTimeout(task, subagent), 'running') : decision;
   } finally {
     timer.cancel();
     await net;
+  }
+}
+
+/**
+ * The safety net of an extendable task: it fires once the task's current timeout plus the grace
+ * has passed since dispatch, and re-arms whenever `extendTask` moves the deadline.
+ */
+async function extendableSafetyNet(task: TaskState, subagent: CatalogEntry, graceSeconds: number): Promise<void> {
+  const dispatchedAt = Date.now();
+  for (;;) {
+    const seen = task.extendedSeconds;
+    const remainingMs = dispatchedAt + (currentTimeout(task, subagent) + graceSeconds) * 1000 - Date.now();
+    if (remainingMs <= 0) return;
+    await condition(() => task.extendedSeconds !== seen, remainingMs);
   }
 }
 
@@ -54,7 +75,7 @@ async function runTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry
       cancelRequested: CancellationScope.current().consideredCancelled,
       attempt,
       maxAttempts: input.limits.maxTaskAttempts,
-      timeoutSeconds: subagent.timeoutSeconds,
+      timeoutSeconds: currentTimeout(task, subagent),
       queueTimeoutSeconds: admission?.scheduleToStartSeconds ?? input.limits.queueTimeoutSeconds,
       capacityRejection: admission?.policy === 'reject' ? admission.capacityMessage : null,
     });
@@ -69,7 +90,8 @@ async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogE
     activityId: attempt === 1 ? task.taskId : `${task.taskId}#${attempt}`,
     summary: boundText(`${subagent.name}: ${task.description}`, 200),
     scheduleToStartTimeout: (admission?.scheduleToStartSeconds ?? input.limits.queueTimeoutSeconds) * 1000,
-    startToCloseTimeout: subagent.timeoutSeconds * 1000,
+    // An extendable execution enforces its own deadline; Temporal's is the backstop past any extension.
+    startToCloseTimeout: (subagent.timeoutSeconds + (ctx.deadlines ? input.limits.maxTaskExtensionSeconds : 0)) * 1000,
     heartbeatTimeout: input.limits.heartbeatTimeoutSeconds * 1000,
     retry: { maximumAttempts: 1 },
   };
@@ -88,6 +110,7 @@ async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogE
         parentModel: input.modelName,
         maxTurns: subagent.maxTurns,
         availableSkills: input.availableSkills,
+        ...(ctx.deadlines ? { deadlineSeconds: subagent.timeoutSeconds } : {}),
       },
     ]);
     return { kind: 'result', result };

@@ -190,3 +190,20 @@ test('POST .../answer answers the question a run waits on (200); no question wai
   expect(final.state).toMatchObject({ status: 'completed', finalMessageBrief: 'Using main.' });
   expect((await gateway.call('POST', runUrl(run, '/answer'), { body: { answer: 'again' } })).status).toBe(409);
 });
+
+test('POST .../tasks/:task/extend moves a running task deadline (200); bad seconds are 400; a finished task is 409', async () => {
+  const harness = await temporal.start({
+    lead: [{ tool_calls: [task('Slow', 'Slow: take your time')] }, { content: 'done' }],
+    subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }],
+  });
+  const gateway = await gateways.start(harness);
+  const run = started(await gateway.call('POST', '/api/runs', { body: { message: 'go', thread_id: 'extend-one' } }));
+  await waitFor(async () => (await harness.stores.events.listEvents({ runId: run.run_id, eventTypes: ['subagent.start'] })).length === 1);
+  expect(await gateway.call('POST', runUrl(run, '/tasks/0.0/extend'), { body: { seconds: 0 } })).toMatchObject({ status: 400 });
+  expect(await gateway.call('POST', runUrl(run, '/tasks/0.0/extend'), { body: { seconds: 60 } })).toMatchObject({
+    status: 200,
+    body: { run_id: run.run_id, thread_id: 'extend-one', task_id: '0.0', timeout_seconds: 1860, extended_seconds: 60 },
+  });
+  expect((await gateway.call('POST', runUrl(run, '/tasks/9.9/extend'), { body: { seconds: 1 } })).status).toBe(409);
+  await gateway.call('POST', runUrl(run, '/cancel'));
+});

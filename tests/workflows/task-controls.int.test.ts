@@ -68,3 +68,45 @@ test('a per-call timeout_seconds shortens a task, and one above the configured t
     ['0.1', 'timed_out', 'Execution timed out after 2 seconds'],
   ]);
 });
+
+const slowpoke = { subagents: { custom_agents: { slowpoke: { description: 'Takes its time.', system_prompt: 'Be slow.', timeout_seconds: 2 } } } };
+
+test('extendTask lets a task that would have timed out complete, and moves its safety net with it', async () => {
+  const harness = await temporal.start(
+    {
+      lead: [{ tool_calls: [task('Patient', {}, 'slowpoke')] }, { content: 'it finished' }],
+      subagents: [{ match: '*', turns: [{ content: 'done after 4 s', delay_ms: 4000 }] }],
+    },
+    // A 1 s grace: without the extension the safety net would fire at 3 s as well.
+    { ...slowpoke, subagent_runtime: { polling_grace_seconds: 1 } },
+  );
+  const started = await harness.client.startRun({ message: 'go', threadId: 'thread-extend', runId: 'run-1' });
+  await waitFor(async () => (await harness.stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.start'] })).length === 1);
+  expect(await harness.client.extendTask(started.workflowId, '0.0', 10)).toEqual({ taskId: '0.0', timeoutSeconds: 12, extendedSeconds: 10 });
+  await started.handle.result();
+  const state = await harness.client.getState(started.workflowId);
+  expect(state.tasks.map((t) => [t.status, t.extendedSeconds, t.resultBrief])).toEqual([['completed', 10, 'done after 4 s']]);
+  expect(state.finalMessageBrief).toBe('it finished');
+});
+
+test('extensions stop at subagent_runtime.max_task_extension_seconds, and a finished task cannot be extended', async () => {
+  const harness = await temporal.start(
+    {
+      lead: [{ tool_calls: [task('Patient', {}, 'slowpoke'), task('Quick')] }, { content: 'done' }],
+      subagents: [
+        { match: 'Patient', turns: [{ content: 'late', delay_ms: 60_000 }] },
+        { match: '*', turns: [{ content: 'quick' }] },
+      ],
+    },
+    { ...slowpoke, subagent_runtime: { max_task_extension_seconds: 5 } },
+  );
+  const started = await harness.client.startRun({ message: 'go', threadId: 'thread-extend-cap', runId: 'run-1' });
+  await waitFor(async () => (await harness.client.getState(started.workflowId)).tasks.some((t) => t.taskId === '0.1' && t.status === 'completed'));
+  expect(await harness.client.extendTask(started.workflowId, '0.0', 100)).toEqual({ taskId: '0.0', timeoutSeconds: 7, extendedSeconds: 5 });
+  await expect(harness.client.extendTask(started.workflowId, '0.0', 1)).rejects.toThrow("seconds: task '0.0' is already extended by 5 s, the most this run allows");
+  await expect(harness.client.extendTask(started.workflowId, '0.1', 5)).rejects.toThrow("taskId: task '0.1' already ended completed");
+  await started.handle.result();
+  const state = await harness.client.getState(started.workflowId);
+  // Its deadline was 2 + 5 s: it timed out then, with that number.
+  expect(state.tasks[0]).toMatchObject({ status: 'timed_out', error: 'Execution timed out after 7 seconds', extendedSeconds: 5 });
+});

@@ -48,6 +48,7 @@ describe('buildLeadRunInput: snapshot', () => {
         leadLoopDetection: { warn_threshold: 3, hard_limit: 5, window_size: 20, tool_freq_warn: 30, tool_freq_hard_limit: 50, tool_freq_overrides: {} },
         historyEventLimit: 10_000,
         clarificationTimeoutSeconds: 86_400,
+        maxTaskExtensionSeconds: 3600,
       },
       allowedSubagents: null,
       hostBashAllowed: false,

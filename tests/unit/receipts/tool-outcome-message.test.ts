@@ -29,6 +29,7 @@ function task(overrides: Partial<FinishedTask>): FinishedTask {
     errorCode: null,
     attempts: 1,
     evidence: EVIDENCE,
+    extendedSeconds: 0,
     ...overrides,
   };
 }
