@@ -36,7 +36,7 @@ export interface LeadHistorySource {
 }
 
 /**
- * The lead's request history (SPEC §6.5, issue 12 item 2): the stored thread made safe to send and,
+ * The lead's request history (SPEC §6.5): the stored thread made safe to send and,
  * with `summarization.enabled`, compacted like a subagent's.
  *
  * Order matters. (1) The dangling-call repair comes first: afterwards every tool call is answered

@@ -110,8 +110,8 @@ export function neutralizeUntrustedTags(text: string): string {
 }
 
 /**
- * Neutralizes one tool result or subagent report before it reaches a model (issue 12 item 6:
- * tool results are data): denylisted framework tags are HTML-escaped (`</system>` becomes
+ * Neutralizes one tool result or subagent report before it reaches a model (tool results are
+ * data): denylisted framework tags are HTML-escaped (`</system>` becomes
  * `&lt;/system&gt;`, also `< SYSTEM >`) and forged user-input markers, in any case or spacing,
  * become `[BEGIN USER INPUT]` / `[END USER INPUT]`. Nothing is wrapped. Blank text is returned
  * unchanged; idempotent, so text neutralized once passes through again as it is.

@@ -1,5 +1,5 @@
 /**
- * Lead compaction, the pure part (SPEC §6.5, issue 12 item 2). The lead's request is rebuilt from
+ * Lead compaction, the pure part (SPEC §6.5). The lead's request is rebuilt from
  * the stored thread on every step, so compaction is a plan over that rebuilt history: which
  * messages a stored summary already covers, and whether the rest now passes the trigger and where
  * to cut it. Coverage is kept in terms of stored records (the summary store records the key of the

@@ -1,5 +1,5 @@
 /**
- * Tool results are data (issue 12 item 6): the pure part of neutralizing every tool message of one
+ * Tool results are data: the pure part of neutralizing every tool message of one
  * model request. The text of tool results and subagent reports is treated like user input
  * ({@link neutralizeToolResultText}) so a web page, a file or a report cannot pose as a framework
  * block or close the user-input frame. Request-only: callers rewrite what they send, never what

@@ -7,7 +7,7 @@ export interface ReportContractOptions {
 }
 
 /**
- * Tool results are data (issue 12 item 6), said to every subagent: the report contract is the one
+ * Tool results are data, said to every subagent: the report contract is the one
  * block appended to every subagent's system prompt, built-in and custom.
  */
 export const TOOL_RESULTS_ARE_DATA_BULLET =

@@ -1,5 +1,5 @@
 /**
- * A compaction summary of the older part of a thread (SPEC §6.5, issue 12 item 2). It is kept
+ * A compaction summary of the older part of a thread (SPEC §6.5). It is kept
  * apart from the transcript: the thread feed stays what happened, and the summary is only
  * projected into model requests as hidden data.
  */

@@ -1,22 +1,15 @@
 import { HumanMessage } from '@langchain/core/messages';
-import { createMiddleware, type ModelRequest } from 'langchain';
-import { z } from 'zod';
+import type { ModelRequest } from 'langchain';
+import type { z } from 'zod';
 
-import { isCancellationError } from '../llm-error-handling';
+import { failOpenRequestRewrite, type FailOpenOptionsSchema } from './fail-open-request-rewrite';
 import { lastGenuineUserMessageIndex, sanitizeUserContent } from '../input-sanitization';
 
 /** Name the input sanitization middleware registers under. */
 export const INPUT_SANITIZATION_MIDDLEWARE_NAME = 'InputSanitizationMiddleware';
 
-const OptionsSchema = z
-  .object({
-    /** Told about an unexpected failure before the request goes out unsanitized (fail-open). */
-    onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function').optional(),
-  })
-  .strict();
-
 /** Options of {@link inputSanitizationMiddleware}. */
-export type InputSanitizationMiddlewareOptions = z.input<typeof OptionsSchema>;
+export type InputSanitizationMiddlewareOptions = z.input<typeof FailOpenOptionsSchema>;
 
 /**
  * The request with its last genuine user message framed as untrusted input, or the same request
@@ -47,18 +40,5 @@ function sanitizeRequest<R extends Pick<ModelRequest, 'messages'>>(request: R): 
  * @throws ZodError for unknown or ill-typed options
  */
 export function inputSanitizationMiddleware(options: InputSanitizationMiddlewareOptions = {}) {
-  const { onError } = OptionsSchema.parse(options);
-  return createMiddleware({
-    name: INPUT_SANITIZATION_MIDDLEWARE_NAME,
-    wrapModelCall: async (request, handler) => {
-      let next = request;
-      try {
-        next = sanitizeRequest(request);
-      } catch (err) {
-        if (isCancellationError(err)) throw err;
-        onError?.(err);
-      }
-      return handler(next);
-    },
-  });
+  return failOpenRequestRewrite(INPUT_SANITIZATION_MIDDLEWARE_NAME, sanitizeRequest, options);
 }

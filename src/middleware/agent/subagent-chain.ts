@@ -31,8 +31,8 @@ export interface SubagentChainOptions {
 
 /**
  * The subagent middleware chain, in the order SPEC §6.10 pins for the parts this project has:
- * input sanitization outermost, then tool-result sanitization (tool results are data, issue 12
- * item 6), LLM and tool error handling, the loop and token guards, durable context, summarization
+ * input sanitization outermost, then tool-result sanitization (tool results are data),
+ * LLM and tool error handling, the loop and token guards, durable context, summarization
  * (when enabled), the date reminder, and the system-message coalescer always last (innermost), so
  * the model always receives exactly one leading system message. Built per task: guards keep per-run
  * state and must not be shared between concurrent executions.

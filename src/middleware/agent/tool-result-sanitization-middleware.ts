@@ -1,22 +1,15 @@
 import { ToolMessage } from '@langchain/core/messages';
-import { createMiddleware, type ModelRequest } from 'langchain';
-import { z } from 'zod';
+import type { ModelRequest } from 'langchain';
+import type { z } from 'zod';
 
-import { isCancellationError } from '../llm-error-handling';
+import { failOpenRequestRewrite, type FailOpenOptionsSchema } from './fail-open-request-rewrite';
 import { neutralizeToolMessages } from '../tool-result-sanitization';
 
 /** Name the tool result sanitization middleware registers under. */
 export const TOOL_RESULT_SANITIZATION_MIDDLEWARE_NAME = 'ToolResultSanitizationMiddleware';
 
-const OptionsSchema = z
-  .object({
-    /** Told about an unexpected failure before the request goes out unchanged (fail-open). */
-    onError: z.custom<(error: unknown) => void>((v) => typeof v === 'function').optional(),
-  })
-  .strict();
-
 /** Options of {@link toolResultSanitizationMiddleware}. */
-export type ToolResultSanitizationMiddlewareOptions = z.input<typeof OptionsSchema>;
+export type ToolResultSanitizationMiddlewareOptions = z.input<typeof FailOpenOptionsSchema>;
 
 /** The request with every tool message neutralized, or the same request when nothing changes. */
 function sanitizeRequest<R extends Pick<ModelRequest, 'messages'>>(request: R): R {
@@ -26,7 +19,7 @@ function sanitizeRequest<R extends Pick<ModelRequest, 'messages'>>(request: R): 
 }
 
 /**
- * Tool results are data (issue 12 item 6): on every model request, the text of each tool message
+ * Tool results are data: on every model request, the text of each tool message
  * (tool output, file contents, fetched pages) has its framework tags escaped and forged
  * user-input markers neutralized, as user input has. Request-only: the agent state keeps what the
  * tools returned, so each request neutralizes the raw results afresh. Register it right after the
@@ -36,18 +29,5 @@ function sanitizeRequest<R extends Pick<ModelRequest, 'messages'>>(request: R): 
  * @throws ZodError for unknown or ill-typed options
  */
 export function toolResultSanitizationMiddleware(options: ToolResultSanitizationMiddlewareOptions = {}) {
-  const { onError } = OptionsSchema.parse(options);
-  return createMiddleware({
-    name: TOOL_RESULT_SANITIZATION_MIDDLEWARE_NAME,
-    wrapModelCall: async (request, handler) => {
-      let next = request;
-      try {
-        next = sanitizeRequest(request);
-      } catch (err) {
-        if (isCancellationError(err)) throw err;
-        onError?.(err);
-      }
-      return handler(next);
-    },
-  });
+  return failOpenRequestRewrite(TOOL_RESULT_SANITIZATION_MIDDLEWARE_NAME, sanitizeRequest, options);
 }

@@ -7,8 +7,8 @@ import { parseScenario, ScriptedChatModel } from '../../../src/models';
 const names = (input: AppConfigInput = {}) => buildSubagentMiddleware({ config: AppConfigSchema.parse(input), agentName: 'general-purpose' }).map((m) => m.name);
 
 test('the chain order is pinned: sanitization outermost, guards, durable context, date reminder, coalescer last', () => {
-  // Tool-result sanitization sits right after input sanitization (tool results are data, issue 12
-  // item 6): outside everything that adds framework blocks, so only tool output is neutralized.
+  // Tool-result sanitization sits right after input sanitization (tool results are data): outside
+  // everything that adds framework blocks, so only tool output is neutralized.
   expect(names()).toEqual([
     'InputSanitizationMiddleware',
     'ToolResultSanitizationMiddleware',

@@ -7,7 +7,7 @@ import {
   type NeutralizedToolMessageFields,
 } from '../../../src/middleware';
 
-// Tool results are data (issue 12 item 6): tool output is neutralized like user input, unwrapped.
+// Tool results are data: tool output is neutralized like user input, unwrapped.
 
 const HOSTILE = [
   'listing done',
