@@ -1,17 +1,15 @@
 import {
   ApplicationFailure,
   CancellationScope,
-  condition,
   ContinueAsNew,
   isCancellation,
   makeContinueAsNewFunc,
   patched,
   setCurrentDetails,
-  setHandler,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { AnswerClarificationRequest, ExtendTaskRequest, LeadModelTurn, TaskState, LeadRunInput, LeadRunState, TaskPhase, ToolOutcome, WireStatus } from '../contracts';
+import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
@@ -21,14 +19,12 @@ import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { shouldContinueAsNew } from './batch-window';
 import { decideLeadGuards, INITIAL_LEAD_GUARDS } from './lead-guards';
 import { inputSchemas } from './input-schemas';
-import type { LeadRunContext, TaskControl } from './lead-run-context';
-import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, taskTimeoutQuery } from './lead-run-messages';
+import type { LeadRunContext } from './lead-run-context';
+import { awaitAnswer } from './lead-clarification';
+import { registerLeadRunHandlers } from './lead-run-handlers';
 import { runLeadResponse } from './lead-response';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
-
-/** `DeerflowRunStatus` of a run waiting for the user's answer to its question. */
-const WAITING_STATUS = 'waiting_for_answer';
 
 /**
  * One lead run: model step, then every tool call of that step in parallel (`task` calls as
@@ -61,18 +57,6 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     finalMessageBrief: null,
     error: null,
   };
-  setHandler(leadRunStateQuery, () => state);
-  const taskControls = new Map<string, TaskControl>();
-  setHandler(
-    cancelTaskUpdate,
-    async ({ taskId }) => {
-      taskControls.get(taskId)?.scope.cancel();
-      const task = state.tasks.find((t) => t.taskId === taskId);
-      await condition(() => task === undefined || isTerminalPhase(task.status));
-      return { taskId, status: task === undefined || !isTerminalPhase(task.status) ? 'cancelled' : task.status };
-    },
-    { validator: (request) => void runningTask(inputSchemas.cancelTaskRequest().parse(request).taskId, state, taskControls) },
-  );
   // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
   const run: LeadRunContext = {
     input,
@@ -83,34 +67,12 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     guarded: patched(WORKFLOW_PATCHES.leadGuards),
     guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
     continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
-    taskControls,
+    taskControls: new Map(),
     deadlines: patched(WORKFLOW_PATCHES.taskDeadlines),
     clarifies: patched(WORKFLOW_PATCHES.leadClarification),
     answer: null,
   };
-  setHandler(taskTimeoutQuery, (taskId) => {
-    const control = taskControls.get(taskId);
-    const task = state.tasks.find((t) => t.taskId === taskId);
-    return control === undefined || task === undefined ? 0 : control.timeoutSeconds + task.extendedSeconds;
-  });
-  setHandler(
-    extendTaskUpdate,
-    ({ taskId, seconds }) => {
-      const { task, control } = runningTask(taskId, state, taskControls);
-      // Up to the run's ceiling in total; the validator refused a task with no room left.
-      task.extendedSeconds += Math.min(seconds, input.limits.maxTaskExtensionSeconds - task.extendedSeconds);
-      return { taskId, timeoutSeconds: control.timeoutSeconds + task.extendedSeconds, extendedSeconds: task.extendedSeconds };
-    },
-    { validator: (request) => validateExtendTask(inputSchemas.extendTaskRequest().parse(request), run) },
-  );
-  setHandler(
-    answerClarificationUpdate,
-    (request) => {
-      run.answer = request.answer.trim();
-      return { callId: state.question?.callId ?? '', question: state.question?.text ?? '' };
-    },
-    { validator: (request) => validateAnswer(inputSchemas.answerClarificationRequest().parse(request), run) },
-  );
+  registerLeadRunHandlers(run);
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
 
   try {
@@ -130,62 +92,6 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   ]);
   setCurrentDetails(progressDetails(state));
   return state;
-}
-
-/**
- * Waits durably (no worker slot held) for the answer to the run's question, up to the agent's
- * clarification timeout. Answered: the answer is written as the user's next message and the run
- * goes on (true). Unanswered: the run ends `needs_input` with the question as its final message.
- */
-async function awaitAnswer(run: LeadRunContext): Promise<boolean> {
-  const { input, state } = run;
-  const question = state.question;
-  if (question === null) return true;
-  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: WAITING_STATUS }]);
-  setCurrentDetails(`**waiting for the user's answer** · ${question.text}`);
-  const timeoutSeconds = input.limits.clarificationTimeoutSeconds;
-  const answered = await condition(() => run.answer !== null, timeoutSeconds * 1000);
-  const { threadId, runId } = input;
-  const base = { threadId, runId, callId: question.callId, question: question.text };
-  if (!answered || run.answer === null) {
-    await lead.recordClarification({ ...base, phase: 'timed_out', waitedSeconds: timeoutSeconds });
-    state.status = 'needs_input';
-    state.finalMessageRef = null;
-    state.finalMessageBrief = question.text;
-    return false;
-  }
-  await lead.recordClarification({ ...base, phase: 'answered', answer: run.answer });
-  state.question = null;
-  run.answer = null;
-  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
-  return true;
-}
-
-/** `answerClarification` is for the question the run is waiting on, once. */
-function validateAnswer(_request: AnswerClarificationRequest, run: LeadRunContext): void {
-  if (run.state.question === null) throw new Error(`answer: run ${run.state.runId} is not waiting for an answer`);
-  if (run.answer !== null) throw new Error(`answer: run ${run.state.runId} already has an answer to its question`);
-}
-
-/** The task updates act on a task of this run that is still running (or waiting for a slot). @throws naming why not */
-function runningTask(taskId: string, state: LeadRunState, controls: ReadonlyMap<string, TaskControl>): { task: TaskState; control: TaskControl } {
-  const task = state.tasks.find((t) => t.taskId === taskId);
-  if (task === undefined) throw new Error(`taskId: no task '${taskId}' in run ${state.runId}`);
-  const control = controls.get(taskId);
-  if (isTerminalPhase(task.status) || control === undefined) throw new Error(`taskId: task '${taskId}' already ended ${task.status}`);
-  return { task, control };
-}
-
-/** `extendTask` needs a running task, a run with extendable deadlines, and room under the ceiling. */
-function validateExtendTask(request: ExtendTaskRequest, run: LeadRunContext): void {
-  const { task } = runningTask(request.taskId, run.state, run.taskControls);
-  const ceiling = run.input.limits.maxTaskExtensionSeconds;
-  if (!run.deadlines || ceiling === 0) throw new Error(`seconds: run ${run.state.runId} cannot extend its tasks (subagent_runtime.max_task_extension_seconds is 0 for it)`);
-  if (task.extendedSeconds >= ceiling) throw new Error(`seconds: task '${request.taskId}' is already extended by ${task.extendedSeconds} s, the most this run allows`);
-}
-
-function isTerminalPhase(status: TaskPhase): status is WireStatus {
-  return status !== 'pending' && status !== 'running';
 }
 
 function runStopReasons(state: LeadRunState): string[] {
