@@ -252,6 +252,11 @@ export const StoreConfigSchema = z.strictObject({
   data_dir: name.default('.deerflow'),
   /** `postgres://...`; when set (or DATABASE_URL is), PostgreSQL replaces SQLite. */
   postgres_url: name.nullable().default(null),
+  /**
+   * SQLite `synchronous`: FULL (default) syncs every commit, so an OS crash never rolls back what an
+   * activity reported done; NORMAL is faster and may lose the last commits on power loss.
+   */
+  sqlite_synchronous: z.enum(['FULL', 'NORMAL']).default('FULL'),
 });
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 
@@ -271,6 +276,13 @@ export const SandboxConfigSchema = z.strictObject({
   allow_host_bash: z.boolean().default(false),
   bash_timeout_seconds: z.number().int().min(1).max(3600).default(120),
   max_output_chars: z.number().int().min(1000).max(1_000_000).default(20_000),
+  /** Largest file `read_file` and `str_replace` open; larger files are refused with a clear error. */
+  max_file_bytes: z.number().int().min(1024).max(1_000_000_000).default(10_000_000),
+  /**
+   * Allow host bash in a multi-user gateway (`gateway.tokens`). Off: `deerflow serve` with tokens
+   * refuses to start while `allow_host_bash` is on, since bash runs as the worker's user.
+   */
+  host_bash_multi_user: z.boolean().default(false),
 });
 export type SandboxConfig = z.infer<typeof SandboxConfigSchema>;
 
@@ -322,6 +334,11 @@ export const GatewayConfigSchema = z.strictObject({
   port: z.number().int().min(0).max(65_535).default(8787),
   /** Empty = no authentication: every caller is user `default` (loopback only). */
   tokens: z.array(GatewayTokenSchema).default([]),
+  /**
+   * Browser origins allowed to call the gateway (`Origin` header), e.g. `https://app.example.com`.
+   * Without tokens only loopback origins are ever accepted, whatever this says.
+   */
+  allowed_origins: z.array(z.url()).default([]),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
 

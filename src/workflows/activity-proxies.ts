@@ -3,11 +3,27 @@ import type { BatchActivities, LeadActivities, SubagentActivities } from '../act
 import { CONFIGURATION_ERROR_TYPE } from '../contracts/failure-types';
 import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 
-/** Lead-queue activities: model steps and bookkeeping, retried with backoff unless misconfigured. */
+/**
+ * Lead-queue activities (model steps, lead tools), retried with capped backoff unless misconfigured:
+ * provider errors are handled inside the step, so what fails here is infrastructure (a store
+ * restarting), which ten attempts over about two and a half minutes ride out.
+ */
 export const lead = proxyActivities<LeadActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 5, initialInterval: '1 second', backoffCoefficient: 2, nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
+  retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
+});
+
+/**
+ * The run's bookkeeping (terminal events, tool messages, closing calls, admission, batch
+ * preparation, clarification records): idempotent writes under keys the workflow chose, so they are
+ * retried until they succeed (backoff capped at 30 s). A store outage delays a run; it never fails
+ * it or leaves a task without its `subagent.end`.
+ */
+export const bookkeeping = proxyActivities<LeadActivities>({
+  startToCloseTimeout: '1 minute',
+  // No maximumAttempts: retried until it succeeds.
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
 });
 
 /** Batch and item bookkeeping (store writes); a store error that cannot heal is not retried. */

@@ -1,6 +1,6 @@
 import { condition, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import { SA_RUN_STATUS } from '../contracts/search-attributes';
-import { lead } from './activity-proxies';
+import { bookkeeping } from './activity-proxies';
 import type { LeadRunContext } from './lead-run-context';
 
 /** `DeerflowRunStatus` of a run waiting for the user's answer to its question. */
@@ -22,13 +22,13 @@ export async function awaitAnswer(run: LeadRunContext): Promise<boolean> {
   const { threadId, runId } = input;
   const base = { threadId, runId, callId: question.callId, question: question.text };
   if (!answered || run.answer === null) {
-    await lead.recordClarification({ ...base, phase: 'timed_out', waitedSeconds: timeoutSeconds });
+    await bookkeeping.recordClarification({ ...base, phase: 'timed_out', waitedSeconds: timeoutSeconds });
     state.status = 'needs_input';
     state.finalMessageRef = null;
     state.finalMessageBrief = question.text;
     return false;
   }
-  await lead.recordClarification({ ...base, phase: 'answered', answer: run.answer });
+  await bookkeeping.recordClarification({ ...base, phase: 'answered', answer: run.answer });
   state.question = null;
   run.answer = null;
   upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);

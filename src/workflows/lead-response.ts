@@ -4,7 +4,7 @@ import { boundText } from '../contracts/bounded-text';
 import { finishedTask } from '../contracts/finished-task';
 import { SA_BATCH_ID, SA_STOP_REASONS, SA_SUBAGENTS, SA_USER_ID } from '../contracts/search-attributes';
 import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
-import { lead } from './activity-proxies';
+import { bookkeeping, lead } from './activity-proxies';
 import { batchWorkflowId } from './batch-messages';
 import { batchWorkflow } from './batch-workflow';
 import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
@@ -38,7 +38,7 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
   const taskCount = plan.filter((p) => p.kind === 'task').length;
   // Runs recorded before admission existed scheduled every task directly.
   const admission: AdmissionDecision | null =
-    taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await lead.admitSubagents({ requested: taskCount }) : null;
+    taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await bookkeeping.admitSubagents({ requested: taskCount }) : null;
   const ctx: TaskContext = { input, state, admission, deadlines: run.deadlines };
   let admitted = 0;
   const outcomes = await Promise.all(
@@ -92,7 +92,7 @@ async function askUser(run: LeadRunContext, ref: LeadCallRef, question: string):
   }
   state.question = { callId: ref.callId, text: question };
   await CancellationScope.nonCancellable(() =>
-    lead.recordClarification({ phase: 'asked', threadId: input.threadId, runId: input.runId, callId: ref.callId, toolCallId: ref.toolCallId, question }),
+    bookkeeping.recordClarification({ phase: 'asked', threadId: input.threadId, runId: input.runId, callId: ref.callId, toolCallId: ref.toolCallId, question }),
   );
   run.open.delete(ref.callId);
   return null;
@@ -106,7 +106,7 @@ async function askUser(run: LeadRunContext, ref: LeadCallRef, question: string):
 async function deliver(run: LeadRunContext, ref: LeadCallRef, outcome: ToolOutcome): Promise<ToolOutcome> {
   if (!run.ownCallIds) return outcome;
   const { threadId, runId } = run.input;
-  await CancellationScope.nonCancellable(() => lead.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome }));
+  await CancellationScope.nonCancellable(() => bookkeeping.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome }));
   run.open.delete(ref.callId);
   return outcome;
 }
@@ -151,7 +151,7 @@ async function runLeadTool(run: LeadRunContext, ref: LeadCallRef, turn: number, 
 async function runLeadBatch(run: LeadRunContext, ref: LeadCallRef, turn: number): Promise<ToolOutcome> {
   const { input, state } = run;
   const error = (message: string): ToolOutcome => ({ kind: 'error', toolCallId: ref.toolCallId, toolName: BATCH_TASK_TOOL_NAME, error: message });
-  const prepared = await lead.prepareLeadBatch({
+  const prepared = await bookkeeping.prepareLeadBatch({
     threadId: input.threadId,
     runId: input.runId,
     userId: input.userId,
@@ -246,7 +246,7 @@ async function finishTask(run: LeadRunContext, ref: LeadCallRef, task: TaskState
     await deliver(run, ref, outcome);
   } else {
     // The terminal event must be written even when the run is being cancelled.
-    await CancellationScope.nonCancellable(() => lead.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task: finishedTask(task) }));
+    await CancellationScope.nonCancellable(() => bookkeeping.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task: finishedTask(task) }));
   }
   upsertSearchAttributes([
     { key: SA_SUBAGENTS, value: unique(state.tasks.flatMap((t) => (t.subagent ? [t.subagent] : []))) },

@@ -13,7 +13,7 @@ import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../
 import { addUsage } from '../contracts/add-usage';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
-import { lead } from './activity-proxies';
+import { bookkeeping, lead } from './activity-proxies';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { shouldContinueAsNew } from './batch-window';
@@ -206,7 +206,7 @@ async function applyLeadGuards(run: LeadRunContext, step: LeadModelTurn, turn: n
   }
   const final =
     step.toolCalls.length > 0 || verdict.note !== null
-      ? await lead.rewriteLeadTurn({ threadId: input.threadId, runId: input.runId, turn, modelName: input.modelName, keptToolCallIds: [], note: verdict.note })
+      ? await bookkeeping.rewriteLeadTurn({ threadId: input.threadId, runId: input.runId, turn, modelName: input.modelName, keptToolCallIds: [], note: verdict.note })
       : step;
   state.stopReason = verdict.stopReason;
   finish(state, final, final.contentBrief.trim() === '' ? `The lead's response ended with ${verdict.stopReason} and no text` : null);
@@ -223,7 +223,7 @@ async function enforceDelegationLimit(run: LeadRunContext, step: LeadModelTurn, 
   const decision = applyDelegationLimit(step.toolCalls, limits, state.delegatedTaskCalls);
   let kept = step;
   if (decision !== null && patched(WORKFLOW_PATCHES.delegationLimit)) {
-    kept = await lead.rewriteLeadTurn({
+    kept = await bookkeeping.rewriteLeadTurn({
       threadId: input.threadId,
       runId: input.runId,
       turn,
@@ -247,7 +247,7 @@ async function closeOpenCalls(run: LeadRunContext, text: string): Promise<void> 
   if (!run.ownCallIds || (run.open.size === 0 && run.unseenTurn === null)) return;
   const calls = [...run.open.values()];
   await CancellationScope.nonCancellable(() =>
-    lead.closeToolCalls({ threadId: run.input.threadId, runId: run.input.runId, calls, unseenTurn: run.unseenTurn, text }),
+    bookkeeping.closeToolCalls({ threadId: run.input.threadId, runId: run.input.runId, calls, unseenTurn: run.unseenTurn, text }),
   );
   run.open.clear();
   run.unseenTurn = null;
