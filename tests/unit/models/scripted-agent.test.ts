@@ -89,6 +89,7 @@ describe('ScriptedChatModel inside langchain createAgent', () => {
     setTimeout(() => ac.abort(reason), 20);
     const started = Date.now();
     await expect(agent.invoke({ messages: [new HumanMessage('slow')] }, { signal: ac.signal })).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(1000);
+    // Far below the turn's 10 s delay; loose enough for a loaded 2-core machine.
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
