@@ -46,7 +46,11 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     }
     const address = server?.address ?? config.temporal.address!;
     const namespace = config.temporal.namespace;
-    const stores = await openStores({ dataDir: config.store.data_dir, postgresUrl: config.store.postgres_url });
+    const stores = await openStores({
+      dataDir: config.store.data_dir,
+      postgresUrl: config.store.postgres_url,
+      sqliteSynchronous: config.store.sqlite_synchronous,
+    });
     cleanups.push(() => stores.close());
     const connection = await Connection.connect({ address });
     cleanups.push(() => connection.close());

@@ -1,6 +1,7 @@
 import { Command, type Option } from 'commander';
 import type { LoadedConfig } from '../config';
-import { assertBindable, isGatewaySetupError, resolveGatewayAuth, startGateway, type GatewayAuth } from '../gateway';
+import { assertBindable, isGatewaySetupError, resolveGatewayAuth, resolveOriginPolicy, startGateway, type GatewayAuth } from '../gateway';
+import { decideHostBashForServe } from './host-bash-policy';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 import { startRuntime } from './runtime';
 import { stopSignals } from './stop-signals';
@@ -12,6 +13,8 @@ export interface ServeOptions {
   /** Resolves when the server should stop. @default SIGINT or SIGTERM */
   readonly until?: Promise<void>;
   readonly log?: (line: string) => void;
+  /** Startup warnings (host bash on). @default a line on stderr */
+  readonly warn?: (line: string) => void;
 }
 
 function parsePort(raw: string): number {
@@ -25,6 +28,8 @@ function checkedAuth(loaded: LoadedConfig, host: string): GatewayAuth {
   try {
     const auth = resolveGatewayAuth(loaded.config.gateway.tokens, process.env);
     assertBindable(host, auth);
+    // A bad `gateway.allowed_origins` entry is a usage error too, before anything starts.
+    resolveOriginPolicy(auth.required, loaded.config.gateway.allowed_origins);
     return auth;
   } catch (err) {
     if (isGatewaySetupError(err)) throw new CliExit(err.message, EXIT_USAGE);
@@ -32,16 +37,25 @@ function checkedAuth(loaded: LoadedConfig, host: string): GatewayAuth {
   }
 }
 
+/** Host bash in a multi-user gateway is a usage error unless explicitly accepted; see {@link decideHostBashForServe}. */
+function checkHostBash(loaded: LoadedConfig, warn: (line: string) => void): void {
+  const decision = decideHostBashForServe(loaded.config);
+  if (decision.kind === 'refuse') throw new CliExit(decision.message, EXIT_USAGE);
+  if (decision.kind === 'warn') warn(decision.message);
+}
+
 /**
  * `deerflow serve`: the runtime (embedded dev server + workers without TEMPORAL_ADDRESS, else a
  * client of that cluster) and the HTTP gateway, until SIGINT/SIGTERM (or `options.until`).
- * @throws CliExit for config problems (unset token variables, a non-loopback host without tokens).
+ * @throws CliExit for config problems (unset token variables, a non-loopback host without tokens,
+ *   host bash with tokens unless `sandbox.host_bash_multi_user`).
  */
 export async function runServe(loaded: LoadedConfig, options: ServeOptions = {}): Promise<void> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   const { host } = loaded.config.gateway;
   const port = options.port ?? loaded.config.gateway.port;
   const auth = checkedAuth(loaded, host);
+  checkHostBash(loaded, options.warn ?? ((line: string) => process.stderr.write(`${line}\n`)));
   // Installed before the slow start so a Ctrl-C during it still shuts down cleanly afterwards.
   const stop = options.until === undefined ? stopSignals(log) : { received: options.until, dispose: () => {} };
   try {
@@ -65,6 +79,7 @@ async function serveUntil(
       temporal: runtime.temporal,
       deerflow: runtime.deerflow,
       events: runtime.stores.events,
+      allowedOrigins: loaded.config.gateway.allowed_origins,
     });
     const who = auth.required ? `${loaded.config.gateway.tokens.length} token(s)` : 'no authentication, loopback only';
     log(`deerflow gateway at ${gateway.url} (${who}); Ctrl-C to stop`);

@@ -13,7 +13,11 @@ export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues =
   if (config.temporal.address === null) {
     throw new CliExit('deerflow worker needs a cluster: set TEMPORAL_ADDRESS or temporal.address in config.yaml', EXIT_USAGE);
   }
-  const stores = await openStores({ dataDir: config.store.data_dir, postgresUrl: config.store.postgres_url });
+  const stores = await openStores({
+    dataDir: config.store.data_dir,
+    postgresUrl: config.store.postgres_url,
+    sqliteSynchronous: config.store.sqlite_synchronous,
+  });
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
     const workers = await createWorkers({ connection, namespace: config.temporal.namespace, loaded, stores, queues });

@@ -4,10 +4,18 @@ import { GatewayError, GatewayErrorCode, isGatewayError, type ErrorBody } from '
 import { registerEventRoutes } from './events-routes';
 import type { GatewayDeps } from './gateway-deps';
 import { setCaller } from './request-caller';
+import { requestOriginHook, resolveOriginPolicy } from './request-origin';
 import { registerRunRoutes } from './runs-routes';
 
 /** Largest accepted request body (a run request is one message); routes may set their own. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/**
+ * Longest path parameter (decoded) the router matches. Run and task ids may be 200 characters
+ * (thread and batch ids 128, see validation.ts); Fastify's default of 100 would answer a valid long
+ * id with its generic 414 before the route could look at it. The margin lets a slightly too long id
+ * reach the route's validation too, for a 400 naming the parameter; only absurd ones get the 414.
+ */
+export const MAX_PARAM_LENGTH = 512;
 
 /** Fastify's own client errors (bad JSON, wrong content type, too large) carry a 4xx `statusCode`. */
 function isFastifyClientError(err: unknown): err is FastifyError & { statusCode: number } {
@@ -32,11 +40,13 @@ function toGatewayError(err: unknown, bodyLimit: number): GatewayError | null {
  * The HTTP API + SSE as a Fastify app, not listening yet (tests use `inject` or listen on an
  * ephemeral port; `startGateway` listens on the configured address). Every route under `/api`
  * requires the caller to authenticate first; errors are `{ error: { code, message, field? } }`.
+ * @throws GatewaySetupError `invalid_origin` for a bad `deps.allowedOrigins` entry.
  */
 export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const originPolicy = resolveOriginPolicy(deps.auth.required, deps.allowedOrigins);
   // `forceCloseConnections` so `close()` does not wait for open SSE streams to be closed by clients.
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, forceCloseConnections: true });
+  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, forceCloseConnections: true });
   const shutdown = new AbortController();
   const streams = new Set<Promise<void>>();
   const track = (stream: Promise<void>) => {
@@ -45,6 +55,8 @@ export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
     stream.then(forget, forget);
   };
 
+  // Host/Origin first: a refused browser page learns nothing, not even whether it needs a token.
+  app.addHook('onRequest', requestOriginHook(originPolicy));
   app.addHook('onRequest', async (request) => {
     setCaller(request, deps.auth.authenticate(request.headers.authorization));
   });

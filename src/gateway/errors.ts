@@ -7,6 +7,8 @@
 export const GatewayErrorCode = {
   BadRequest: 'bad_request',
   Unauthorized: 'unauthorized',
+  /** The request's `Host` or `Origin` header is not allowed (DNS-rebinding / cross-site protection). */
+  Forbidden: 'forbidden',
   NotFound: 'not_found',
   Conflict: 'conflict',
   UnsupportedMediaType: 'unsupported_media_type',
@@ -20,6 +22,7 @@ export type GatewayErrorCode = (typeof GatewayErrorCode)[keyof typeof GatewayErr
 export const HTTP_STATUS: Readonly<Record<GatewayErrorCode, number>> = {
   bad_request: 400,
   unauthorized: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   unsupported_media_type: 415,
@@ -27,7 +30,7 @@ export const HTTP_STATUS: Readonly<Record<GatewayErrorCode, number>> = {
   internal: 500,
 };
 
-/** The JSON body of every error response. `field` names the offending input of a 400. */
+/** The JSON body of every error response. `field` names the offending input of a 400 (the header of a 403). */
 export interface ErrorBody {
   readonly error: { readonly code: GatewayErrorCode; readonly message: string; readonly field?: string };
 }
@@ -45,7 +48,7 @@ export class GatewayError extends Error {
   constructor(
     readonly code: GatewayErrorCode,
     message: string,
-    /** The body field, path or query parameter or header at fault (400 only). */
+    /** The body field, path or query parameter or header at fault (400, and the header of a 403). */
     readonly field: string | null = null,
     options?: { cause?: unknown },
   ) {
@@ -103,6 +106,8 @@ export const GatewaySetupErrorCode = {
   DuplicateToken: 'duplicate_token',
   /** No tokens are configured and the host is not a loopback address. */
   UnsafeHost: 'unsafe_host',
+  /** A `gateway.allowed_origins` entry is not a plain http(s) origin (`scheme://host[:port]`). */
+  InvalidOrigin: 'invalid_origin',
 } as const;
 /** Union of {@link GatewaySetupErrorCode} values. */
 export type GatewaySetupErrorCode = (typeof GatewaySetupErrorCode)[keyof typeof GatewaySetupErrorCode];

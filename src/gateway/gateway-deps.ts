@@ -19,6 +19,11 @@ export interface GatewayDeps {
   >;
   readonly events: RunEventStore;
   readonly auth: GatewayAuth;
+  /**
+   * `gateway.allowed_origins`: browser origins accepted with tokens (loopback origins always are;
+   * without tokens only loopback ones). @default []
+   */
+  readonly allowedOrigins?: readonly string[];
   /** @default {@link DEFAULT_STREAM_POLL_MS} */
   readonly streamPollMs?: number;
   /** @default {@link DEFAULT_HEARTBEAT_MS} */

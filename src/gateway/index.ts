@@ -1,5 +1,5 @@
 /** The HTTP API + SSE over runs and their events (see ARCHITECTURE.md in this folder). */
-export { buildGatewayApp } from './app';
+export { buildGatewayApp, MAX_PARAM_LENGTH } from './app';
 export { assertBindable, DEFAULT_GATEWAY_USER, isLoopbackHost, resolveGatewayAuth } from './auth';
 export type { Caller, GatewayAuth } from './auth';
 export {
@@ -20,6 +20,8 @@ export type { EventJson, TailEnd, TailOptions } from './event-tail';
 export type { EventsPage, StreamEnd } from './events-routes';
 export { DEFAULT_HEARTBEAT_MS, DEFAULT_STREAM_POLL_MS } from './gateway-deps';
 export type { GatewayDeps } from './gateway-deps';
+export { checkRequestOrigin, isLoopbackHostHeader, isLoopbackOrigin, resolveOriginPolicy } from './request-origin';
+export type { OriginHeaders, OriginPolicy } from './request-origin';
 export { runPath } from './runs-routes';
 export type { StartRunResponse } from './runs-routes';
 export { startGateway } from './server';

@@ -1,5 +1,6 @@
 export { openStores } from './stores';
 export type { Stores, OpenStoresOptions } from './stores';
+export type { SqliteSynchronous } from './sqlite/open-sqlite-database';
 export { messageKeys } from './thread-message-store';
 export type { ThreadMessageRecord, ThreadMessageStore } from './thread-message-store';
 export type { ThreadSummaryRecord, ThreadSummaryStore } from './thread-summary-store';

@@ -3,6 +3,7 @@ import type { AgentDefinitionStore } from './agent-definition-store';
 import type { BatchStore } from './batch-store';
 import { openPostgresStores } from './postgres/open-postgres-stores';
 import type { RunEventStore } from './run-event-store';
+import type { SqliteSynchronous } from './sqlite/open-sqlite-database';
 import { openSqliteStores } from './sqlite/open-sqlite-stores';
 import type { TaskResultStore } from './task-result-store';
 import type { ThreadMessageStore } from './thread-message-store';
@@ -29,6 +30,8 @@ export interface OpenStoresOptions {
   readonly postgresUrl: string | null;
   /** Explicit SQLite path instead of `<dataDir>/deerflow.db` (`:memory:` in tests). Ignored for PostgreSQL. */
   readonly sqlitePath?: string;
+  /** `store.sqlite_synchronous`; absent means FULL. Ignored for PostgreSQL. */
+  readonly sqliteSynchronous?: SqliteSynchronous;
 }
 
 /**
@@ -39,5 +42,7 @@ export interface OpenStoresOptions {
  */
 export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   if (options.postgresUrl !== null) return openPostgresStores(options.postgresUrl);
-  return openSqliteStores(options.sqlitePath ?? join(options.dataDir, 'deerflow.db'));
+  return openSqliteStores(options.sqlitePath ?? join(options.dataDir, 'deerflow.db'), {
+    synchronous: options.sqliteSynchronous ?? 'FULL',
+  });
 }

@@ -41,6 +41,8 @@ export function createBashTool(options: BashToolOptions): StructuredToolInterfac
       const result = await runShellCommand({
         command: hostCommand,
         cwd: workspace.hostWorkspace,
+        // Only these three: the worker's own environment holds API keys and database URLs, which a
+        // command (or a prompt-injected agent) must not be able to read.
         env: {
           PATH: process.env['PATH'] ?? FALLBACK_PATH,
           HOME: workspace.hostWorkspace,

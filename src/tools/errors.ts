@@ -17,6 +17,8 @@ export type WorkspaceToolErrorCode =
   | 'NOT_A_DIRECTORY'
   /** `read_file` on a file that is not text. */
   | 'BINARY_FILE'
+  /** `read_file` / `str_replace` on a file larger than `sandbox.max_file_bytes`. */
+  | 'FILE_TOO_LARGE'
   | 'PERMISSION_DENIED'
   /** A tool argument is out of range (e.g. `start_line` past the end of the file). */
   | 'INVALID_ARGUMENT'

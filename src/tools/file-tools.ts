@@ -23,6 +23,11 @@ export interface ReadOnlyMount {
 export interface FileToolOptions {
   workspace: ThreadWorkspace;
   max_output_chars: number;
+  /**
+   * Largest file `read_file` and `str_replace` load (`sandbox.max_file_bytes`): both read the whole
+   * file into memory, so a huge file would exhaust the worker rather than fail the tool call.
+   */
+  max_file_bytes: number;
   /** Extra folders `read_file` may read; writes never reach them. */
   readOnlyMounts?: readonly ReadOnlyMount[];
 }
@@ -51,6 +56,43 @@ async function withPath<T>(
     return await body(host, virtual);
   } catch (err) {
     throw toWorkspaceToolError(err, virtual);
+  }
+}
+
+/**
+ * Reads a whole regular file after checking its size, so an oversized file is refused before any
+ * byte is loaded.
+ * @throws WorkspaceToolError `FILE_TOO_LARGE` naming the virtual path, the size and the limit;
+ *   `NOT_A_FILE` for a directory or other non-regular file.
+ */
+async function readBounded(host: string, virtual: string, maxBytes: number): Promise<Buffer> {
+  const handle = await fs.open(host, 'r');
+  try {
+    // fstat the open handle, not the path, so a file swapped in between cannot dodge the check.
+    const stat = await handle.stat();
+    if (stat.isDirectory()) throw new WorkspaceToolError('NOT_A_FILE', `Is a directory, not a file: ${virtual}`);
+    if (!stat.isFile()) throw new WorkspaceToolError('NOT_A_FILE', `Not a regular file: ${virtual}`);
+    if (stat.size > maxBytes) {
+      throw new WorkspaceToolError(
+        'FILE_TOO_LARGE',
+        `${virtual} is ${stat.size} bytes, larger than the ${maxBytes}-byte limit (sandbox.max_file_bytes); ` +
+          'inspect it another way (e.g. bash with head/grep when available) or split it',
+      );
+    }
+    // Bounded even if the file grows after the stat: read at most maxBytes + 1 and refuse past the limit.
+    const buf = Buffer.alloc(Math.min(stat.size, maxBytes) + 1);
+    let length = 0;
+    while (length < buf.length) {
+      const { bytesRead } = await handle.read(buf, length, buf.length - length, length);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    if (length > maxBytes) {
+      throw new WorkspaceToolError('FILE_TOO_LARGE', `${virtual} is larger than the ${maxBytes}-byte limit (sandbox.max_file_bytes)`);
+    }
+    return buf.subarray(0, length);
+  } finally {
+    await handle.close();
   }
 }
 
@@ -96,11 +138,11 @@ async function listTree(hostDir: string, virtualDir: string, depth: number, line
 }
 
 /** Creates the `read_file` tool: a text file, optionally a 1-based inclusive line range. */
-export function createReadFileTool({ workspace, max_output_chars, readOnlyMounts = [] }: FileToolOptions): StructuredToolInterface {
+export function createReadFileTool({ workspace, max_output_chars, max_file_bytes, readOnlyMounts = [] }: FileToolOptions): StructuredToolInterface {
   return tool(
     async ({ path: agentPath, start_line, end_line }): Promise<string> =>
       withPath(workspace, agentPath, async (host, virtual) => {
-        const buf = await fs.readFile(host);
+        const buf = await readBounded(host, virtual, max_file_bytes);
         if (buf.subarray(0, 8192).includes(0)) {
           throw new WorkspaceToolError('BINARY_FILE', `${virtual} looks like a binary file; read_file only reads text`);
         }
@@ -177,12 +219,12 @@ export function createWriteFileTool({ workspace }: FileToolOptions): StructuredT
 }
 
 /** Creates the `str_replace` tool: exact-text replacement in an existing file. */
-export function createStrReplaceTool({ workspace }: FileToolOptions): StructuredToolInterface {
+export function createStrReplaceTool({ workspace, max_file_bytes }: FileToolOptions): StructuredToolInterface {
   return tool(
     async ({ path: agentPath, old_str, new_str, replace_all }): Promise<string> =>
       withPath(workspace, agentPath, async (host, virtual) => {
         if (old_str === '') throw new WorkspaceToolError('INVALID_ARGUMENT', 'old_str must not be empty');
-        const text = await fs.readFile(host, 'utf8');
+        const text = (await readBounded(host, virtual, max_file_bytes)).toString('utf8');
         const parts = text.split(old_str);
         const count = parts.length - 1;
         if (count === 0) throw new WorkspaceToolError('NO_MATCH', `old_str was not found in ${virtual}`);

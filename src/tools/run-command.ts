@@ -25,13 +25,15 @@ export interface RunShellCommandResult {
 
 /**
  * After bash exits, background jobs it started (`server &`) can hold the pipes open; we stop
- * waiting for them after this grace instead of hanging until the timeout.
+ * waiting for them after this grace instead of hanging until the timeout (and then kill them).
  */
 const DRAIN_GRACE_MS = 250;
 
 /**
- * Runs `/bin/bash -c command` in its own process group. On timeout or abort the whole group gets
- * SIGKILL, so children of the command die with it (except ones that started a new session).
+ * Runs `/bin/bash -c command` in its own process group. When the call ends (bash exited and its
+ * output drained or the drain grace passed, timeout, or abort) the whole group gets SIGKILL, so
+ * background jobs of the command (`sleep 30 &`, `some-server &`) never outlive the call (except
+ * ones that started a new session or process group).
  * Rejects only when bash cannot be started.
  */
 export function runShellCommand(opts: RunShellCommandOptions): Promise<RunShellCommandResult> {
@@ -73,6 +75,9 @@ export function runShellCommand(opts: RunShellCommandOptions): Promise<RunShellC
       clearTimeout(timer);
       if (drainTimer !== undefined) clearTimeout(drainTimer);
       opts.signal?.removeEventListener('abort', onAbort);
+      // bash has exited here; whatever is left in its group are background jobs, which must not
+      // keep running (and holding resources) after the tool call returned.
+      killGroup();
       child.stdout?.destroy();
       child.stderr?.destroy();
       resolve({ output, exitCode, exitSignal, timedOut, aborted });

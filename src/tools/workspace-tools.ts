@@ -2,7 +2,7 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 
 import { createBashTool } from './bash-tool';
 import { createLsTool, createReadFileTool, createStrReplaceTool, createWriteFileTool } from './file-tools';
-import type { ReadOnlyMount } from './file-tools';
+import type { FileToolOptions, ReadOnlyMount } from './file-tools';
 import type { ThreadWorkspace } from './thread-workspace';
 
 /** The `sandbox` settings the tools need (same fields as `SandboxConfigSchema`). */
@@ -10,6 +10,8 @@ export interface WorkspaceSandboxOptions {
   allow_host_bash: boolean;
   bash_timeout_seconds: number;
   max_output_chars: number;
+  /** Largest file `read_file` and `str_replace` open. */
+  max_file_bytes: number;
 }
 
 /** Inputs of {@link createWorkspaceTools}. */
@@ -31,7 +33,12 @@ export type WorkspaceToolName = (typeof WORKSPACE_TOOL_NAMES)[number];
  */
 export function createWorkspaceTools(options: CreateWorkspaceToolsOptions): StructuredToolInterface[] {
   const { workspace, sandbox } = options;
-  const fileOptions = { workspace, max_output_chars: sandbox.max_output_chars, readOnlyMounts: options.readOnlyMounts ?? [] };
+  const fileOptions: FileToolOptions = {
+    workspace,
+    max_output_chars: sandbox.max_output_chars,
+    max_file_bytes: sandbox.max_file_bytes,
+    readOnlyMounts: options.readOnlyMounts ?? [],
+  };
   const tools: StructuredToolInterface[] = [];
   if (sandbox.allow_host_bash) {
     tools.push(

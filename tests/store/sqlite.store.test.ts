@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStores } from '../../src/store';
+import * as sqliteDatabase from '../../src/store/sqlite/open-sqlite-database';
 import { persistenceSpec, storeConformanceSpec } from './conformance';
 
 const dirs: string[] = [];
@@ -43,6 +44,34 @@ describe('SQLite file', () => {
       ),
     );
     expect(exits).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('sets PRAGMA synchronous from sqliteSynchronous: FULL (2) by default, NORMAL (1) on request, WAL either way', async () => {
+    // The pragma is per connection: read it on the very handle openStores opened.
+    const open = jest.spyOn(sqliteDatabase, 'openSqliteDatabase');
+    try {
+      const cases = [
+        [undefined, 2],
+        ['FULL', 2],
+        ['NORMAL', 1],
+      ] as const;
+      for (const [sqliteSynchronous, expected] of cases) {
+        open.mockClear();
+        const stores = await openStores({ dataDir: tempDir(), postgresUrl: null, ...(sqliteSynchronous === undefined ? {} : { sqliteSynchronous }) });
+        try {
+          const db = open.mock.results[0]?.value as sqliteDatabase.SqliteDatabase | undefined;
+          expect(db?.pragma('synchronous', { simple: true })).toBe(expected);
+          expect(db?.pragma('journal_mode', { simple: true })).toBe('wal');
+        } finally {
+          await stores.close();
+        }
+      }
+      const memory = sqliteDatabase.openSqliteDatabase(':memory:');
+      expect(memory.pragma('synchronous', { simple: true })).toBe(2);
+      memory.close();
+    } finally {
+      open.mockRestore();
+    }
   });
 
   it('records the schema version and reopening does not re-run migrations', async () => {

@@ -5,6 +5,19 @@ import { dirname } from 'node:path';
 /** An open better-sqlite3 connection. @internal */
 export type SqliteDatabase = Database.Database;
 
+/**
+ * SQLite `PRAGMA synchronous` level (`store.sqlite_synchronous`). FULL syncs the WAL on every
+ * commit, so an OS crash or power loss never rolls back a write an activity already reported done;
+ * NORMAL only syncs at checkpoints (faster, may lose the last commits on power loss).
+ */
+export type SqliteSynchronous = 'FULL' | 'NORMAL';
+
+/** Options of {@link openSqliteDatabase}. @internal */
+export interface OpenSqliteDatabaseOptions {
+  /** @default 'FULL' */
+  readonly synchronous?: SqliteSynchronous;
+}
+
 // Append only: `user_version` counts the entries already applied, so an edit would never run.
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE thread_messages (
@@ -106,13 +119,16 @@ const MIGRATIONS: readonly string[] = [
 
 /**
  * Opens (creating if needed) the SQLite database and applies pending migrations.
- * WAL mode lets the worker write while a CLI process reads the same file.
+ * WAL mode lets the worker write while a CLI process reads the same file; `synchronous` (per
+ * connection, so set on every open) defaults to FULL for durability.
  */
-export function openSqliteDatabase(path: string): SqliteDatabase {
+export function openSqliteDatabase(path: string, options: OpenSqliteDatabaseOptions = {}): SqliteDatabase {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   enableWal(db);
+  // Interpolated into SQL: only the two literal levels of the type can get here.
+  db.pragma(`synchronous = ${options.synchronous === 'NORMAL' ? 'NORMAL' : 'FULL'}`);
   db.pragma('foreign_keys = ON');
   migrate(db);
   return db;

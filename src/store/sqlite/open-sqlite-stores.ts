@@ -1,5 +1,5 @@
 import type { Stores } from '../stores';
-import { openSqliteDatabase } from './open-sqlite-database';
+import { openSqliteDatabase, type OpenSqliteDatabaseOptions } from './open-sqlite-database';
 import { SqliteAgentDefinitionStore } from './sqlite-agent-definition-store';
 import { SqliteBatchStore } from './sqlite-batch-store';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
@@ -12,8 +12,8 @@ import { SqliteThreadSummaryStore } from './sqlite-thread-summary-store';
  * throwaway one) and returns the stores. `close()` closes the database.
  * @internal
  */
-export function openSqliteStores(path: string): Stores {
-  const db = openSqliteDatabase(path);
+export function openSqliteStores(path: string, options: OpenSqliteDatabaseOptions = {}): Stores {
+  const db = openSqliteDatabase(path, options);
   return {
     messages: new SqliteThreadMessageStore(db),
     summaries: new SqliteThreadSummaryStore(db),

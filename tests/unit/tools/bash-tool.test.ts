@@ -41,6 +41,18 @@ describe('bash tool', () => {
     expect(await fx.call('read_file', { path: '../outputs/x.txt' })).toBe('hello\n');
   });
 
+  it('passes only PATH, HOME and LANG of the worker environment (no API keys)', async () => {
+    process.env['OPENAI_API_KEY'] = 'sk-test-must-not-leak';
+    try {
+      const out = await fx.call('bash', { command: 'env | cut -d= -f1 | sort; echo "key=${OPENAI_API_KEY:-unset}"' });
+      // PWD, SHLVL and _ are set by bash itself, not inherited.
+      expect(out.trim().split('\n')).toEqual(['HOME', 'LANG', 'PATH', 'PWD', 'SHLVL', '_', 'key=unset']);
+      expect(out).not.toContain('sk-test-must-not-leak');
+    } finally {
+      delete process.env['OPENAI_API_KEY'];
+    }
+  });
+
   it('passes a minimal environment', async () => {
     process.env['DEERFLOW_TOOLS_TEST_SECRET'] = 'leak';
     try {
@@ -65,7 +77,24 @@ describe('bash tool', () => {
     const out = await fx.call('bash', { command: 'sleep 5 & echo $! > bg.pid; echo done' });
     expect(out).toBe('done\n');
     expect(Date.now() - started).toBeLessThan(3000);
-    process.kill(await readPid(path.join(fx.workspace.hostWorkspace, 'bg.pid')), 'SIGKILL');
+    const bgPid = await readPid(path.join(fx.workspace.hostWorkspace, 'bg.pid'));
+    expect(await waitFor(() => !isProcessAlive(bgPid), 2000)).toBe(true);
+  });
+
+  it('kills background jobs of the command once it returns', async () => {
+    const out = await fx.call('bash', { command: 'sleep 30 & echo $!' });
+    const pid = Number(out.trim());
+    expect(Number.isInteger(pid) && pid > 0).toBe(true);
+    // ESRCH once the job is killed and reaped; a zombie awaiting reaping counts as gone too.
+    const gone = await waitFor(() => {
+      try {
+        process.kill(pid, 0);
+      } catch (err) {
+        return (err as NodeJS.ErrnoException).code === 'ESRCH';
+      }
+      return !isProcessAlive(pid);
+    }, 2000);
+    expect(gone).toBe(true);
   });
 });
 
@@ -112,7 +141,7 @@ describe('bash tool limits', () => {
     expect([...fx.tools.keys()]).toEqual(['ls', 'read_file', 'write_file', 'str_replace']);
     const withBash = createWorkspaceTools({
       workspace: fx.workspace,
-      sandbox: { allow_host_bash: true, bash_timeout_seconds: 5, max_output_chars: 1000 },
+      sandbox: { allow_host_bash: true, bash_timeout_seconds: 5, max_output_chars: 1000, max_file_bytes: 10_000_000 },
     });
     expect(withBash.map((t) => t.name)).toEqual(['bash', 'ls', 'read_file', 'write_file', 'str_replace']);
   });

@@ -20,6 +20,7 @@ export const DEFAULT_SANDBOX: WorkspaceSandboxOptions = {
   allow_host_bash: true,
   bash_timeout_seconds: 10,
   max_output_chars: 2000,
+  max_file_bytes: 10_000_000,
 };
 
 export async function makeFixture(sandbox: Partial<WorkspaceSandboxOptions> = {}): Promise<Fixture> {
