@@ -42,6 +42,7 @@ export function createPrepareLeadBatch(deps: ActivityDeps) {
         threadId: input.threadId,
         runId: input.runId,
         parentModel: input.modelName,
+        availableSkills: input.availableSkills,
         maxLiveItems: args.data.max_live_items,
         maxRunningItems: args.data.max_running_items,
       });

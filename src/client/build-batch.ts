@@ -33,6 +33,8 @@ export const BatchRequestSchema = z.strictObject({
   runId: z.string().trim().min(1).nullable().default(null),
   /** The model a subagent set to `inherit` runs on. */
   parentModel: z.string().trim().min(1),
+  /** Skills the items' subagent may use at most (the starting lead run's snapshot); null = all. */
+  availableSkills: z.array(z.string()).nullable().default(null),
   maxLiveItems: z.number().int().min(1).optional(),
   maxRunningItems: z.number().int().min(1).optional(),
   /** Continue-as-new threshold of the batch workflow's history (events); tuning and tests. */
@@ -113,7 +115,7 @@ export function buildBatch(config: AppConfig, catalog: readonly CatalogEntry[], 
         threadId: request.threadId ?? request.batchId,
         subagent,
         parentModel: request.parentModel,
-        availableSkills: null,
+        availableSkills: request.availableSkills,
         maxAttempts: settings.max_attempts,
         pollIntervalSeconds: settings.poll_interval_seconds,
         leaseSeconds: settings.lease_seconds,

@@ -341,6 +341,8 @@ export const PrepareLeadBatchInputSchema = z.object({
   callId: id.optional(),
   modelName: id,
   catalog: z.array(CatalogEntrySchema),
+  /** The lead run's skills snapshot: the batch's items get no more than the run's own tasks. */
+  availableSkills: z.array(z.string()).nullable().default(null),
 });
 export type PrepareLeadBatchInput = z.infer<typeof PrepareLeadBatchInputSchema>;
 

@@ -21,7 +21,8 @@ export const lead = proxyActivities<LeadActivities>({
  * it or leaves a task without its `subagent.end`.
  */
 export const bookkeeping = proxyActivities<LeadActivities>({
-  startToCloseTimeout: '1 minute',
+  // Room for storing a large batch in one transaction (prepareLeadBatch).
+  startToCloseTimeout: '5 minutes',
   // No maximumAttempts: retried until it succeeds.
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
 });

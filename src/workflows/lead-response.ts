@@ -160,6 +160,7 @@ async function runLeadBatch(run: LeadRunContext, ref: LeadCallRef, turn: number)
     ...(run.ownCallIds ? { callId: ref.callId } : {}),
     modelName: input.modelName,
     catalog: input.catalog,
+    availableSkills: input.availableSkills,
   });
   if (!prepared.ok) return error(prepared.error);
   const { runtime } = prepared.batch;

@@ -1,4 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -7,6 +8,8 @@ import { createTestEnv } from '../support/temporal-env';
 
 let env: TestWorkflowEnvironment;
 let harness: Harness;
+// Kept across harnesses: the last test reopens the same store and skills with another config.
+const dir = mkdtempSync(join(tmpdir(), 'deerflow-test-'));
 
 function writeSkill(dataDir: string, folder: string[], name: string, description: string, body: string): void {
   const dir = join(dataDir, ...folder, name);
@@ -28,6 +31,7 @@ beforeAll(async () => {
       ],
     },
     { agents: { reader: { skills: ['pdf-tools'] } } },
+    { dir },
   );
   const dataDir = harness.loaded.config.store.data_dir;
   writeSkill(dataDir, ['users', 'alice', 'skills'], 'pdf-tools', 'Alice fills PDF forms', 'PDF-TOOLS-BODY');
@@ -37,6 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await harness?.close();
   await env?.teardown();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 /** The system prompt of the subagent request of one run (requests are recorded in order). */
@@ -72,6 +77,29 @@ test("another user never sees a user's skills", async () => {
 test("the lead agent's skills snapshot is intersected with the subagent's (parent list wins here)", async () => {
   await harness.run({ message: 'go', threadId: 'skills-reader', runId: 'run-3', userId: 'alice', agentName: 'reader' });
   const prompt = lastSubagentSystemPrompt();
+  expect(prompt).toContain('<name>pdf-tools</name>');
+  expect(prompt).not.toContain('<name>summarize</name>');
+});
+
+test("batch_task items get the lead agent's skills snapshot, not every skill", async () => {
+  await harness.close();
+  // Same store and skills, a lead that starts a one-item batch, batches on.
+  harness = await startHarness(
+    env,
+    {
+      lead: [
+        { tool_calls: [{ name: 'batch_task', args: { title: 'one', subagent_type: 'general-purpose', items: [{ key: 'a', prompt: 'Batch item: look' }] } }] },
+        { content: 'ok' },
+      ],
+      subagents: [{ match: '*', turns: [{ content: 'looked' }] }],
+    },
+    { agents: { reader: { skills: ['pdf-tools'] } }, subagent_batches: { enabled: true, poll_interval_seconds: 0.2 } },
+    { dir },
+  );
+  const { state } = await harness.run({ message: 'go', threadId: 'skills-batch', runId: 'run-4', userId: 'alice', agentName: 'reader' });
+  expect(state.batches.map((b) => b.status)).toEqual(['completed']);
+  const item = harness.recorder.requests.filter((r) => !r.tags.includes('lead')).at(-1);
+  const prompt = item?.messages.find((m) => m.type === 'system')?.text ?? '';
   expect(prompt).toContain('<name>pdf-tools</name>');
   expect(prompt).not.toContain('<name>summarize</name>');
 });
