@@ -20,7 +20,7 @@ import { renderSubagentSystemPrompt } from '../prompts';
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
-import { createWebFetchTool, createWorkspaceTools, sha256Hex, ThreadWorkspace } from '../tools';
+import { createAgentTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
@@ -176,14 +176,13 @@ async function buildAgent(
   const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist });
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
   const workspace = new ThreadWorkspace(dataDir, input.threadId);
-  const tools = [
-    ...createWorkspaceTools({
-      workspace,
-      sandbox: deps.config.sandbox,
-      readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
-    }),
-    createWebFetchTool({ ...deps.config.web_fetch }),
-  ].filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
+  const tools = createAgentTools({
+    workspace,
+    sandbox: deps.config.sandbox,
+    webFetch: deps.config.web_fetch,
+    names: null,
+    readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
+  }).filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
   return createAgent({
     model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }),
     tools,

@@ -16,10 +16,11 @@ export const TASK_FAILURE_RECOVERY_HINT = 'Continue with available context, or c
  * the SPEC §3 text and structured metadata; the full result text is read from the store.
  */
 export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResultStore, batches?: BatchStore): Promise<ToolMessage> {
+  // Any call but a task that ended in error (unknown tool, a lead tool that never answered).
+  if (outcome.kind === 'leadTool' || (outcome.kind === 'error' && outcome.toolName !== 'task')) {
+    return new ToolMessage({ content: `Error: ${outcome.error}`, tool_call_id: outcome.toolCallId, name: outcome.toolName, status: 'error' });
+  }
   if (outcome.kind === 'error') {
-    if (outcome.toolName !== 'task') {
-      return new ToolMessage({ content: `Error: ${outcome.error}`, tool_call_id: outcome.toolCallId, name: outcome.toolName, status: 'error' });
-    }
     const { content } = formatSubagentResultMessage({ status: 'failed', error: outcome.error });
     const sentence = /[.!?]$/.test(content) ? content : `${content}.`;
     return new ToolMessage({
@@ -29,9 +30,6 @@ export async function toolOutcomeMessage(outcome: ToolOutcome, results: TaskResu
       status: 'error',
       additional_kwargs: makeSubagentAdditionalKwargs('failed', { error: outcome.error }),
     });
-  }
-  if (outcome.kind === 'leadTool') {
-    return new ToolMessage({ content: `Error: ${outcome.error}`, tool_call_id: outcome.toolCallId, name: outcome.toolName, status: 'error' });
   }
   if (outcome.kind === 'batch') {
     if (batches === undefined) throw new Error('A batch_task outcome needs the batch store');

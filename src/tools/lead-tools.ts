@@ -1,6 +1,7 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
 
 import type { WebFetchConfig } from '../config/schema';
+import type { ReadOnlyMount } from './file-tools';
 import type { ThreadWorkspace } from './thread-workspace';
 import { createWebFetchTool } from './web-fetch-tool';
 import { createWorkspaceTools, type WorkspaceSandboxOptions } from './workspace-tools';
@@ -12,6 +13,8 @@ export interface AgentToolsOptions {
   readonly webFetch: WebFetchConfig;
   /** Keep only these tools (null = all of them). */
   readonly names: readonly string[] | null;
+  /** Read-only folders outside `/mnt/user-data` that `read_file` may read (e.g. a subagent's `/mnt/skills`). */
+  readonly readOnlyMounts?: readonly ReadOnlyMount[];
 }
 
 /**
@@ -20,6 +23,10 @@ export interface AgentToolsOptions {
  * `runLeadTool` activity; subagents get them filtered by their definition.
  */
 export function createAgentTools(options: AgentToolsOptions): StructuredToolInterface[] {
-  const tools = [...createWorkspaceTools({ workspace: options.workspace, sandbox: options.sandbox }), createWebFetchTool({ ...options.webFetch })];
-  return options.names === null ? tools : tools.filter((t) => options.names?.includes(t.name) ?? true);
+  const { names } = options;
+  const tools = [
+    ...createWorkspaceTools({ workspace: options.workspace, sandbox: options.sandbox, readOnlyMounts: options.readOnlyMounts ?? [] }),
+    createWebFetchTool({ ...options.webFetch }),
+  ];
+  return names === null ? tools : tools.filter((t) => names.includes(t.name));
 }

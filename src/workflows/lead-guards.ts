@@ -1,5 +1,5 @@
 import type { LeadLoopLimits, LeadModelTurn, LeadTokenBudget, RunStopReason, TokenUsage } from '../contracts';
-import { EMPTY_THREAD_LOOP_STATE, hashToolCalls, observeToolCalls, queueWarning, type ThreadLoopState } from '../middleware/loop-detection';
+import { EMPTY_THREAD_LOOP_STATE, hashToolCalls, MAX_PENDING_WARNINGS_PER_RUN, observeToolCalls, type ThreadLoopState } from '../middleware/loop-detection';
 import { highestBudgetUse, tokenBudgetExceededMessage, tokenBudgetWarningMessage } from '../middleware/token-budget';
 import { textHash } from './text-hash';
 
@@ -76,15 +76,7 @@ export function decideLeadGuards(
   return { state: next, verdict: { kind: 'continue' } };
 }
 
-/** Adds a warning: no duplicate texts, the newest kept, at most the per-run pending cap. */
+/** Adds a warning like the subagent guards' queue does: no duplicate texts, the newest kept, at most the per-run cap. */
 function queue(pending: readonly LeadGuardWarning[], warning: LeadGuardWarning): LeadGuardWarning[] {
-  const texts = queueWarning(
-    pending.map((w) => w.text),
-    warning.text,
-  );
-  const byText = new Map([...pending, warning].map((w) => [w.text, w]));
-  return texts.flatMap((text) => {
-    const found = byText.get(text);
-    return found ? [found] : [];
-  });
+  return [...pending.filter((w) => w.text !== warning.text), warning].slice(-MAX_PENDING_WARNINGS_PER_RUN);
 }

@@ -24,6 +24,7 @@ import { awaitAnswer } from './lead-clarification';
 import { registerLeadRunHandlers } from './lead-run-handlers';
 import { runLeadResponse } from './lead-response';
 import { WORKFLOW_PATCHES } from './patches';
+import { newLeadRunState } from './new-lead-run-state';
 import { progressDetails } from './progress-details';
 
 /**
@@ -40,23 +41,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   }
   const input = parsed.data;
   // A continued run picks up where the previous execution stopped: the whole state, not the history.
-  const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : {
-    runId: input.runId,
-    threadId: input.threadId,
-    status: 'running',
-    turn: 0,
-    tasks: [],
-    batches: [],
-    leadTools: [],
-    question: null,
-    strippedTaskCalls: 0,
-    delegatedTaskCalls: 0,
-    stopReason: null,
-    leadUsage: null,
-    finalMessageRef: null,
-    finalMessageBrief: null,
-    error: null,
-  };
+  const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : newLeadRunState(input.runId, input.threadId);
   // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
   const run: LeadRunContext = {
     input,

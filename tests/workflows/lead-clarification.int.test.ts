@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AIMessage, HumanMessage, mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
+import { WorkflowNotFoundError } from '@temporalio/client';
 import { RunNotWaitingError } from '../../src/client';
 import { buildRunReport } from '../../src/cli/run-report';
 import { SA_RUN_STATUS } from '../../src/contracts';
@@ -45,7 +46,8 @@ test('the lead asks a question, the run waits, and the answer becomes the next u
   const events = await harness.stores.events.listEvents({ runId: 'run-1', threadId: 'thread-ask' });
   expect(events.map((e) => e.event)).toEqual(['clarification.asked', 'clarification.answered']);
 
-  await expect(harness.client.answer(started.workflowId, 'too late')).rejects.toThrow();
+  // The run is closed: nothing is waiting any more.
+  await expect(harness.client.answer(started.workflowId, 'too late')).rejects.toBeInstanceOf(WorkflowNotFoundError);
 });
 
 test('an answer to a run that is not waiting is refused, naming why', async () => {

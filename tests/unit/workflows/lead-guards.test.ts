@@ -1,6 +1,7 @@
 import type { LeadLoopLimits, LeadModelTurn, LeadTokenBudget, ToolCall } from '../../../src/contracts';
 import { decideLeadGuards, INITIAL_LEAD_GUARDS, type LeadGuardLimits, type LeadGuardState } from '../../../src/workflows/lead-guards';
 import { textHash } from '../../../src/workflows/text-hash';
+import { REPEATED_CALLS_WARNING } from '../../../src/middleware';
 
 const call = (path: string): ToolCall => ({ id: `c-${path}`, name: 'ls', args: { path }, argsTruncated: false });
 const step = (overrides: Partial<Pick<LeadModelTurn, 'errorFallback' | 'finishReason' | 'toolCalls'>> = {}) => ({
@@ -62,7 +63,7 @@ describe('decideLeadGuards', () => {
     state = decideLeadGuards(state, step({ toolCalls: [call('other')] }), null, limits).state;
     expect(state.pending).toEqual([]);
     const warned = decideLeadGuards(state, step(), null, limits);
-    expect(warned.state.pending).toEqual([{ name: 'loop_warning', text: expect.stringContaining('') }]);
+    expect(warned.state.pending).toEqual([{ name: 'loop_warning', text: REPEATED_CALLS_WARNING }]);
     expect(warned.verdict).toEqual({ kind: 'continue' });
     const stopped = decideLeadGuards(warned.state, step(), null, limits);
     expect(stopped.verdict).toEqual({ kind: 'stop', stopReason: 'loop_capped', note: expect.stringContaining('[FORCED STOP]') });

@@ -1,24 +1,8 @@
 import type { LeadRunState } from '../../../src/contracts';
+import { newLeadRunState } from '../../../src/workflows/new-lead-run-state';
 import { progressDetails } from '../../../src/workflows/progress-details';
 
-const state = (overrides: Partial<LeadRunState> = {}): LeadRunState => ({
-  runId: 'r',
-  threadId: 't',
-  status: 'running',
-  turn: 1,
-  tasks: [],
-  batches: [],
-  leadTools: [],
-  question: null,
-  strippedTaskCalls: 0,
-  delegatedTaskCalls: 0,
-  stopReason: null,
-  leadUsage: null,
-  finalMessageRef: null,
-  finalMessageBrief: null,
-  error: null,
-  ...overrides,
-});
+const state = (overrides: Partial<LeadRunState> = {}): LeadRunState => ({ ...newLeadRunState('r', 't'), turn: 1, ...overrides });
 
 describe('progressDetails', () => {
   it('shows the turn and that no task started yet', () => {
