@@ -175,7 +175,7 @@ async function buildAgent(
   const allowlist = intersectSkillAllowlists(input.availableSkills, def.skills);
   const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist });
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
-  const workspace = new ThreadWorkspace(dataDir, input.threadId);
+  const workspace = new ThreadWorkspace(dataDir, input.threadId, input.batchItem && { batchId: input.batchItem.batchId, itemKey: input.batchItem.key });
   const tools = createAgentTools({
     workspace,
     sandbox: deps.config.sandbox,

@@ -5,8 +5,9 @@ export {
   VIRTUAL_WORKSPACE,
   WORKSPACE_FOLDERS,
   isValidThreadId,
+  workspaceFolderName,
 } from './thread-workspace';
-export type { WorkspaceFolder } from './thread-workspace';
+export type { BatchItemScope, WorkspaceFolder } from './thread-workspace';
 export {
   WebFetchError,
   WorkspacePathError,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
@@ -22,9 +23,31 @@ export function isValidThreadId(threadId: string): boolean {
   return THREAD_ID_PATTERN.test(threadId);
 }
 
+/** Host folder, under a thread's `user-data`, that holds one batch's item workspaces. */
+const BATCH_ITEMS_FOLDER = 'batches';
+
+/**
+ * A folder name for an id that may hold any printable character (batch item keys may contain `/`
+ * or `..`): safe ids are kept as they are; others become `~<sha256>`, which no safe id can equal
+ * because safe ids start with a letter or digit.
+ */
+export function workspaceFolderName(id: string): string {
+  return isValidThreadId(id) ? id : `~${createHash('sha256').update(id, 'utf8').digest('hex')}`;
+}
+
+/** The batch item a workspace belongs to. */
+export interface BatchItemScope {
+  readonly batchId: string;
+  readonly itemKey: string;
+}
+
 /**
  * One thread's files: host folder `<dataDir>/threads/<threadId>/user-data`, shown to agents as
  * `/mnt/user-data`. Every path a tool touches goes through {@link ThreadWorkspace.resolve}.
+ *
+ * A batch item gets its own root, `<thread user-data>/batches/<batch>/<item>`: items never see
+ * each other's files, while the thread's owner (the lead that started the batch, whose root
+ * contains it) can read every item's outputs at `/mnt/user-data/batches/<batch>/<item>/...`.
  */
 export class ThreadWorkspace {
   readonly threadId: string;
@@ -35,9 +58,10 @@ export class ThreadWorkspace {
   /**
    * @param dataDir - the application data directory (made absolute against the current directory)
    * @param threadId - 1-128 chars of `[A-Za-z0-9_.-]`, starting with a letter or digit
+   * @param item - the batch item whose own root this is, when the workspace is an item's
    * @throws WorkspaceToolError with code `INVALID_THREAD_ID`
    */
-  constructor(dataDir: string, threadId: string) {
+  constructor(dataDir: string, threadId: string, item?: BatchItemScope) {
     if (!isValidThreadId(threadId)) {
       throw new WorkspaceToolError(
         'INVALID_THREAD_ID',
@@ -45,7 +69,9 @@ export class ThreadWorkspace {
       );
     }
     this.threadId = threadId;
-    this.hostRoot = path.join(path.resolve(dataDir), 'threads', threadId, 'user-data');
+    const threadRoot = path.join(path.resolve(dataDir), 'threads', threadId, 'user-data');
+    this.hostRoot =
+      item === undefined ? threadRoot : path.join(threadRoot, BATCH_ITEMS_FOLDER, workspaceFolderName(item.batchId), workspaceFolderName(item.itemKey));
   }
 
   /** Host path of one of the three folders (not created). */

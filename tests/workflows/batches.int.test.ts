@@ -1,4 +1,7 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { BatchItemRecord } from '../../src/contracts';
+import { workspaceFolderName } from '../../src/tools';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 const temporal = useTemporal();
@@ -198,4 +201,32 @@ test('starting the same batch again returns it and never runs it a second time',
   for await (const execution of temporal.env().client.workflow.list({ query: `WorkflowId = "${first.workflowId}"` })) runs.push(execution.runId);
   expect(runs).toHaveLength(1);
   expect(h.recorder.requests).toHaveLength(1);
+});
+
+test('each batch item works in its own folder under the batch, which the thread owner can read', async () => {
+  const writes = (text: string) => [
+    { tool_calls: [{ name: 'write_file', args: { path: '/mnt/user-data/outputs/result.md', content: text } }] },
+    { content: 'written' },
+  ];
+  const h = await temporal.start(
+    { subagents: [{ match: 'first', turns: writes('from the first item') }, { match: 'second', turns: writes('from the second item') }] },
+    BATCHES_ON,
+  );
+  const started = await h.client.startBatch({
+    title: 'own folders',
+    subagentType: 'general-purpose',
+    ownerId: 'carol',
+    items: [
+      { key: 'one', prompt: 'the first item' },
+      // A key that is no safe folder name still gets its own folder, named by its hash.
+      { key: '../two', prompt: 'the second item' },
+    ],
+  });
+  expect((await started.handle.result()).counts).toMatchObject({ completed: 2 });
+
+  const batchRoot = join(h.loaded.config.store.data_dir, 'threads', started.batchId, 'user-data', 'batches', started.batchId);
+  expect(readFileSync(join(batchRoot, 'one', 'outputs', 'result.md'), 'utf8')).toBe('from the first item');
+  expect(readFileSync(join(batchRoot, workspaceFolderName('../two'), 'outputs', 'result.md'), 'utf8')).toBe('from the second item');
+  expect(readdirSync(batchRoot).sort()).toEqual(['one', workspaceFolderName('../two')].sort());
+  expect(existsSync(join(h.loaded.config.store.data_dir, 'threads', started.batchId, 'user-data', 'outputs', 'result.md'))).toBe(false);
 });

@@ -8,6 +8,7 @@ import {
   hasWorkspaceErrorCode,
   isWorkspacePathError,
   isWorkspaceToolError,
+  workspaceFolderName,
 } from '../../../src/tools';
 import { makeFixture } from './helpers';
 import type { Fixture } from './helpers';
@@ -35,6 +36,27 @@ describe('ThreadWorkspace', () => {
     for (const folder of ['workspace', 'uploads', 'outputs']) {
       expect((await fs.stat(path.join(root, folder))).isDirectory()).toBe(true);
     }
+  });
+
+  it('gives each batch item its own root under the thread, which an item cannot leave', async () => {
+    const item = new ThreadWorkspace(fx.dataDir, 'thread-1', { batchId: 'b1', itemKey: 'k1' });
+    const sibling = new ThreadWorkspace(fx.dataDir, 'thread-1', { batchId: 'b1', itemKey: 'k2' });
+    expect(item.hostRoot).toBe(path.join(root, 'batches', 'b1', 'k1'));
+    expect(sibling.hostRoot).not.toBe(item.hostRoot);
+    await expect(item.resolve('/mnt/user-data/../k2/outputs/a.md')).rejects.toBeInstanceOf(WorkspacePathError);
+    expect(await item.resolve('/mnt/user-data/outputs/a.md')).toBe(path.join(item.hostRoot, 'outputs', 'a.md'));
+    // The thread's own workspace reaches into every item's folder.
+    expect(await fx.workspace.resolve('/mnt/user-data/batches/b1/k2/outputs/a.md')).toBe(path.join(sibling.hostRoot, 'outputs', 'a.md'));
+  });
+
+  it.each(['../up', 'a/b', '.', '..', ' padded', 'x'.repeat(129)])('names the folder of unsafe id %j by its hash, never by the id', (id) => {
+    const name = workspaceFolderName(id);
+    expect(name).toMatch(/^~[0-9a-f]{64}$/);
+    expect(workspaceFolderName(`${id}!`)).not.toBe(name);
+  });
+
+  it('keeps a safe id as its folder name', () => {
+    expect(workspaceFolderName('item-0001.v2')).toBe('item-0001.v2');
   });
 
   it.each([
