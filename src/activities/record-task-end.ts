@@ -1,6 +1,7 @@
 import {
   SUBAGENT_EVENT_CATEGORY,
   SUBAGENT_STEP_MAX_CHARS,
+  TASK_END_EVENT,
   type FinishedTask,
   type SubagentEndPayload,
   type TaskEndEventInput,
@@ -42,7 +43,7 @@ export async function taskEndEvent(deps: ActivityDeps, threadId: string, runId: 
     runId,
     threadId,
     category: SUBAGENT_EVENT_CATEGORY,
-    event: 'subagent.end',
+    event: TASK_END_EVENT,
     taskId: task.taskId,
     payload,
   };

@@ -6,6 +6,12 @@ import { TokenUsageSchema } from './usage';
 export const SUBAGENT_EVENT_CATEGORY = 'subagent';
 
 export const SUBAGENT_EVENTS = ['subagent.start', 'subagent.step', 'subagent.end'] as const;
+
+/**
+ * A task's terminal row. The event store drops any later row of the same task: a cancelled or
+ * timed-out subagent may still be flushing steps after the workflow recorded its end.
+ */
+export const TASK_END_EVENT = 'subagent.end';
 export const SubagentEventNameSchema = z.enum(SUBAGENT_EVENTS);
 export type SubagentEventName = z.infer<typeof SubagentEventNameSchema>;
 

@@ -108,6 +108,7 @@ export type {
 export {
   SUBAGENT_EVENT_CATEGORY,
   SUBAGENT_EVENTS,
+  TASK_END_EVENT,
   SubagentEventNameSchema,
   SUBAGENT_STEP_MAX_CHARS,
   StepToolCallSchema,

@@ -25,7 +25,11 @@ export interface ListEventsQuery {
 
 /** Run events (subagent lifecycle rows and the like), paged forward by `seq`. */
 export interface RunEventStore {
-  /** Writes the events in order; rows whose dedupe key exists are skipped. Returns the rows written. */
+  /**
+   * Writes the events in order; rows whose dedupe key exists are skipped, and so is every row of a
+   * task (same thread, run and task id) once that task's end row (`TASK_END_EVENT`) is stored: nothing
+   * follows a task's end. Returns the rows written.
+   */
   putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]>;
   /** Rows of one run in `seq` order; filters apply before the limit. */
   listEvents(query: ListEventsQuery): Promise<RunEvent[]>;

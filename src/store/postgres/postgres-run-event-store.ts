@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import type { RunEvent } from '../../contracts';
+import { TASK_END_EVENT, type RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
 import { toStoredJson } from '../stored-json';
 import { LOCK_CLASS, withTransaction } from './postgres-database';
@@ -47,11 +47,14 @@ export class PostgresRunEventStore implements RunEventStore {
       }
       const written: RunEvent[] = [];
       for (const e of events) {
+        // The run's lock (above) is held by every writer, so a task's end and its late rows cannot interleave.
         const res = await client.query<Row>(
           `INSERT INTO run_events (dedupe_key, run_id, thread_id, category, event, task_id, created_at, payload)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb)
+           SELECT $1, $2, $3, $4, $5, $6, $7, $8::jsonb
+           WHERE $5 = $9 OR $6::text IS NULL OR NOT EXISTS (
+             SELECT 1 FROM run_events WHERE run_id = $2 AND task_id = $6 AND thread_id = $3 AND event = $9)
            ON CONFLICT (dedupe_key) DO NOTHING RETURNING ${COLUMNS}`,
-          [e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, new Date().toISOString(), toStoredJson(e.payload)],
+          [e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, new Date().toISOString(), toStoredJson(e.payload), TASK_END_EVENT],
         );
         if (res.rows[0]) written.push(toEvent(res.rows[0]));
       }

@@ -1,4 +1,4 @@
-import type { RunEvent } from '../../contracts';
+import { TASK_END_EVENT, type RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
 import { toStoredJson } from '../stored-json';
 import type { SqliteDatabase } from './open-sqlite-database';
@@ -34,13 +34,25 @@ export class SqliteRunEventStore implements RunEventStore {
   async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     const insert = this.db.prepare(
       `INSERT OR IGNORE INTO run_events (dedupe_key, run_id, thread_id, category, event, task_id, created_at, payload)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+       SELECT @dedupeKey, @runId, @threadId, @category, @event, @taskId, @createdAt, @payload
+       WHERE @event = @endEvent OR @taskId IS NULL OR NOT EXISTS (
+         SELECT 1 FROM run_events WHERE run_id = @runId AND task_id = @taskId AND thread_id = @threadId AND event = @endEvent)
+       RETURNING *`,
     );
+    // The immediate transaction serializes writers, so a task's end and its late rows cannot interleave.
     const write = this.db.transaction((batch: readonly NewRunEvent[]) =>
       batch.flatMap((e) => {
-        const row = insert.get(
-          e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, new Date().toISOString(), toStoredJson(e.payload),
-        ) as Row | undefined;
+        const row = insert.get({
+          dedupeKey: e.dedupeKey,
+          runId: e.runId,
+          threadId: e.threadId,
+          category: e.category,
+          event: e.event,
+          taskId: e.taskId,
+          createdAt: new Date().toISOString(),
+          payload: toStoredJson(e.payload),
+          endEvent: TASK_END_EVENT,
+        }) as Row | undefined;
         return row ? [toEvent(row)] : [];
       }),
     );

@@ -80,6 +80,21 @@ export function runEventStoreSpec(init: StoresInit): void {
       expect(await stores().events.listEvents({ runId: 'run-3' })).toEqual([]);
     });
 
+    it("drops a task's rows written after its end row; other tasks, threads and untasked rows go on", async () => {
+      await stores().events.putBatch([event('s1'), event('end', { event: 'subagent.end' })]);
+      // A late flush from the cancelled execution, in one batch with rows that must still land.
+      const late = await stores().events.putBatch([
+        event('s2'),
+        event('other-task', { taskId: 'call_b' }),
+        event('other-thread', { threadId: 'thread-2' }),
+        event('note', { taskId: null, category: 'other', event: 'run.note' }),
+      ]);
+      expect(late.map((r) => (r.payload as { key: string }).key)).toEqual(['other-task', 'other-thread', 'note']);
+      expect(await keys({ threadId: 'thread-1', taskId: 'call_a' })).toEqual(['s1', 'end']);
+      // The end row itself stays idempotent: a retried end adds nothing.
+      expect(await stores().events.putBatch([event('end', { event: 'subagent.end' })])).toEqual([]);
+    });
+
     it('threadId keeps a run id reused in another thread apart', async () => {
       await stores().events.putBatch([event('t1'), event('u1', { threadId: 'thread-2' }), event('t2')]);
       expect(await keys({ threadId: 'thread-1' })).toEqual(['t1', 't2']);
@@ -94,16 +109,16 @@ export function runEventStoreSpec(init: StoresInit): void {
         event('2', { event: 'subagent.step', taskId: 'call_b' }),
         event('3', { event: 'subagent.step' }),
         event('4', { event: 'subagent.step', taskId: null }),
-        event('5', { event: 'subagent.end' }),
-        event('6', { event: 'subagent.step' }),
+        event('5', { event: 'subagent.step' }),
+        event('6', { event: 'subagent.end' }),
       ]);
       expect(await keys({ taskId: 'call_a' })).toEqual(['1', '3', '5', '6']);
       expect(await keys({ taskId: 'call_b' })).toEqual(['2']);
-      expect(await keys({ eventTypes: ['subagent.step'] })).toEqual(['2', '3', '4', '6']);
-      expect(await keys({ eventTypes: ['subagent.start', 'subagent.end'] })).toEqual(['1', '5']);
+      expect(await keys({ eventTypes: ['subagent.step'] })).toEqual(['2', '3', '4', '5']);
+      expect(await keys({ eventTypes: ['subagent.start', 'subagent.end'] })).toEqual(['1', '6']);
       expect(await keys({ eventTypes: [] })).toEqual([]);
       expect(await keys({ afterSeq: rows[2]!.seq })).toEqual(['4', '5', '6']);
-      expect(await keys({ taskId: 'call_a', eventTypes: ['subagent.step'], afterSeq: rows[2]!.seq })).toEqual(['6']);
+      expect(await keys({ taskId: 'call_a', eventTypes: ['subagent.step'], afterSeq: rows[2]!.seq })).toEqual(['5']);
       expect(await keys({ taskId: 'call_a', limit: 2 })).toEqual(['1', '3']);
     });
 
