@@ -80,6 +80,8 @@ async function serveUntil(
       deerflow: runtime.deerflow,
       events: runtime.stores.events,
       allowedOrigins: loaded.config.gateway.allowed_origins,
+      streamPollMaxMs: loaded.config.gateway.stream_poll_max_ms,
+      maxStreamsPerCaller: loaded.config.gateway.max_streams_per_caller,
     });
     const who = auth.required ? `${loaded.config.gateway.tokens.length} token(s)` : 'no authentication, loopback only';
     log(`deerflow gateway at ${gateway.url} (${who}); Ctrl-C to stop`);

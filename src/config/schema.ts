@@ -339,8 +339,26 @@ export const GatewayConfigSchema = z.strictObject({
    * Without tokens only loopback origins are ever accepted, whatever this says.
    */
   allowed_origins: z.array(z.url()).default([]),
+  /**
+   * Longest pause between store reads of an idle SSE stream: pauses double from 500 ms while nothing
+   * arrives and drop back as soon as rows do, so a new row goes out within this long.
+   */
+  stream_poll_max_ms: z.number().int().min(500).max(60_000).default(5_000),
+  /** SSE streams one caller (user; the unscoped operator is one) may hold open; one more is a 429. */
+  max_streams_per_caller: z.number().int().min(1).max(1_000).default(8),
 });
 export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
+
+/** How a worker process stops. */
+export const WorkerConfigSchema = z.strictObject({
+  /**
+   * On SIGTERM/SIGINT the worker stops polling and lets running subagents and tools finish for this
+   * long; what is still running then is cancelled and retried on another worker at once (instead of
+   * after a heartbeat timeout). Keep it below the orchestrator's kill deadline (Kubernetes: 30 s).
+   */
+  shutdown_grace_seconds: z.number().int().min(0).max(3600).default(20),
+});
+export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 
 /** The whole config.yaml. */
 export const AppConfigSchema = z
@@ -362,6 +380,7 @@ export const AppConfigSchema = z
     lead_runs: LeadRunsConfigSchema.default(() => LeadRunsConfigSchema.parse({})),
     web_fetch: WebFetchConfigSchema.default(() => WebFetchConfigSchema.parse({})),
     gateway: GatewayConfigSchema.default(() => GatewayConfigSchema.parse({})),
+    worker: WorkerConfigSchema.default(() => WorkerConfigSchema.parse({})),
   })
   .superRefine(
     (c, ctx) => {

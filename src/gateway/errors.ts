@@ -13,6 +13,8 @@ export const GatewayErrorCode = {
   Conflict: 'conflict',
   UnsupportedMediaType: 'unsupported_media_type',
   PayloadTooLarge: 'payload_too_large',
+  /** The caller holds too many of a limited resource (open SSE streams); retry after `retry-after`. */
+  TooManyRequests: 'too_many_requests',
   Internal: 'internal',
 } as const;
 /** Union of {@link GatewayErrorCode} values. */
@@ -27,6 +29,7 @@ export const HTTP_STATUS: Readonly<Record<GatewayErrorCode, number>> = {
   conflict: 409,
   unsupported_media_type: 415,
   payload_too_large: 413,
+  too_many_requests: 429,
   internal: 500,
 };
 
@@ -90,6 +93,14 @@ export class GatewayError extends Error {
    */
   static batchIdInUse(batchId: string): GatewayError {
     return new GatewayError(GatewayErrorCode.Conflict, `batch_id: "${batchId}" is already in use; choose another or leave batch_id out`);
+  }
+
+  /** 429 for a caller who already holds `limit` open event streams. */
+  static tooManyStreams(limit: number): GatewayError {
+    return new GatewayError(
+      GatewayErrorCode.TooManyRequests,
+      `at most ${limit} event streams may be open at once per caller; close one (or wait for one to end) and retry`,
+    );
   }
 }
 

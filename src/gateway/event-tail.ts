@@ -1,5 +1,6 @@
 import type { RunEvent } from '../contracts';
 import type { RunEventStore } from '../store';
+import { nextPollPause } from './stream-backoff';
 
 /** A stored event as the API returns it (the ARCHITECTURE row shape, snake_case). */
 export interface EventJson {
@@ -37,8 +38,13 @@ export interface TailOptions {
   readonly afterSeq: number;
   /** Whether the run's workflow is still open. */
   readonly isOpen: () => Promise<boolean>;
-  /** Pause between store reads once caught up. */
+  /** Pause between store reads once caught up, while rows keep arriving. */
   readonly pollMs: number;
+  /**
+   * Longest pause: while reads find nothing the pause doubles from `pollMs` up to this, and drops
+   * back to `pollMs` as soon as rows arrive. @default `pollMs` (a fixed pace)
+   */
+  readonly pollMaxMs?: number;
   readonly signal: AbortSignal;
   /** Rows read per store query. @default 500 */
   readonly pageSize?: number;
@@ -53,13 +59,16 @@ export type TailEnd = 'closed' | 'aborted';
  * came back short: rows are committed before the activity (or workflow step) that wrote them
  * completes, so once the workflow is closed that read has seen every row. Resuming with the seq of
  * the last row yielded therefore loses and repeats nothing (the store's seq is monotonic and, per
- * run, commit order equals seq order).
+ * run, commit order equals seq order). An idle tail backs off ({@link nextPollPause}); since
+ * `isOpen` is only asked after an empty read, it backs off with the reads.
  */
 export async function* tailRunEvents(options: TailOptions): AsyncGenerator<RunEvent, TailEnd> {
   const { events, runId, signal } = options;
   const pageSize = options.pageSize ?? 500;
+  const backoff = { baseMs: options.pollMs, maxMs: options.pollMaxMs ?? options.pollMs };
   let cursor = options.afterSeq;
   let closed = false;
+  let pause: number | null = null;
   for (;;) {
     let read = 0;
     for (;;) {
@@ -79,7 +88,8 @@ export async function* tailRunEvents(options: TailOptions): AsyncGenerator<RunEv
       closed = true;
       continue;
     }
-    await sleep(options.pollMs, signal);
+    pause = nextPollPause(pause, read > 0, backoff);
+    await sleep(pause, signal);
   }
 }
 

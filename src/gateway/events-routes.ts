@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { DEFAULT_LIST_EVENTS_LIMIT } from '../store';
 import { eventJson, tailRunEvents, type EventJson } from './event-tail';
-import { DEFAULT_HEARTBEAT_MS, DEFAULT_STREAM_POLL_MS, type GatewayDeps } from './gateway-deps';
+import { GatewayError } from './errors';
+import { DEFAULT_HEARTBEAT_MS, DEFAULT_MAX_STREAMS_PER_CALLER, DEFAULT_STREAM_POLL_MAX_MS, DEFAULT_STREAM_POLL_MS, type GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
 import { findRun, isRunOpen, type FoundRun } from './run-lookup';
 import { SseWriter } from './sse';
+import { StreamSlots } from './stream-slots';
 import { EventsQuerySchema, LastEventIdSchema, parseInput, RunParamsSchema, StreamQuerySchema } from './validation';
 
 /** Body of `GET .../events`. */
@@ -26,6 +28,12 @@ export interface StreamEnd {
   readonly last_seq: number;
 }
 
+/**
+ * `retry-after` (seconds) of a 429 for too many streams. A slot frees only when one of the caller's
+ * own streams ends, which the server cannot predict; this keeps a retry loop from hammering.
+ */
+export const STREAM_RETRY_AFTER_SECONDS = 5;
+
 /** How the app ends streams when it closes: it aborts `shutdown`, then awaits every tracked stream. */
 export interface StreamRouteOptions {
   readonly shutdown: AbortSignal;
@@ -34,6 +42,7 @@ export interface StreamRouteOptions {
 
 /** `GET .../events` (one page) and `GET .../stream` (SSE tail of the same rows). */
 export function registerEventRoutes(app: FastifyInstance, deps: GatewayDeps, options: StreamRouteOptions): void {
+  const slots = new StreamSlots(deps.maxStreamsPerCaller ?? DEFAULT_MAX_STREAMS_PER_CALLER);
   app.get('/api/threads/:threadId/runs/:runId/events', async (request): Promise<EventsPage> => {
     const params = parseInput(RunParamsSchema, request.params, 'path');
     const query = parseInput(EventsQuerySchema, request.query, 'query');
@@ -56,11 +65,25 @@ export function registerEventRoutes(app: FastifyInstance, deps: GatewayDeps, opt
     // An EventSource reconnects with the URL it was opened with plus this header, so the header
     // (what the client actually received) wins over `after_seq` (where it first started).
     const afterSeq = header !== undefined ? parseInput(LastEventIdSchema, header, 'Last-Event-ID') : (query.after_seq ?? 0);
-    // Look the run up before any byte is sent, so a bad request still gets a JSON error status.
-    const run = await findRun(deps.temporal, params.threadId, params.runId, callerOf(request));
-    const stream = streamRun(deps, run, afterSeq, reply, options.shutdown);
-    options.track(stream);
-    await stream;
+    const caller = callerOf(request);
+    // Before the lookup, so a caller over the limit costs no Temporal call.
+    const release = slots.acquire(caller);
+    if (release === null) {
+      void reply.header('retry-after', String(STREAM_RETRY_AFTER_SECONDS));
+      throw GatewayError.tooManyStreams(slots.limit);
+    }
+    // The slot frees when the client hangs up, not when the poller notices (it may be mid-read).
+    reply.raw.once('close', release);
+    try {
+      // Look the run up before any byte is sent, so a bad request still gets a JSON error status.
+      const run = await findRun(deps.temporal, params.threadId, params.runId, caller);
+      const stream = streamRun(deps, run, afterSeq, reply, options.shutdown);
+      options.track(stream);
+      await stream;
+    } finally {
+      reply.raw.off('close', release);
+      release();
+    }
   });
 }
 
@@ -85,6 +108,7 @@ async function streamRun(deps: GatewayDeps, run: FoundRun, afterSeq: number, rep
       afterSeq,
       isOpen: () => isRunOpen(run.handle),
       pollMs: deps.streamPollMs ?? DEFAULT_STREAM_POLL_MS,
+      pollMaxMs: deps.streamPollMaxMs ?? DEFAULT_STREAM_POLL_MAX_MS,
       signal: stop.signal,
     });
     for (;;) {

@@ -3,8 +3,12 @@ import type { DeerFlowClient } from '../client';
 import type { RunEventStore } from '../store';
 import type { GatewayAuth } from './auth';
 
-/** Default pause between store reads of an SSE stream that has caught up. */
+/** Default pause between store reads of an SSE stream that has caught up (and just read rows). */
 export const DEFAULT_STREAM_POLL_MS = 500;
+/** Default longest pause of an idle SSE stream (`gateway.stream_poll_max_ms`). */
+export const DEFAULT_STREAM_POLL_MAX_MS = 5_000;
+/** Default number of SSE streams one caller may hold open (`gateway.max_streams_per_caller`). */
+export const DEFAULT_MAX_STREAMS_PER_CALLER = 8;
 /** Default interval of SSE heartbeat comments. */
 export const DEFAULT_HEARTBEAT_MS = 15_000;
 
@@ -26,6 +30,10 @@ export interface GatewayDeps {
   readonly allowedOrigins?: readonly string[];
   /** @default {@link DEFAULT_STREAM_POLL_MS} */
   readonly streamPollMs?: number;
+  /** Longest pause of an idle stream; pauses double from `streamPollMs` up to it. @default {@link DEFAULT_STREAM_POLL_MAX_MS} */
+  readonly streamPollMaxMs?: number;
+  /** Open streams per caller; one more is a 429. @default {@link DEFAULT_MAX_STREAMS_PER_CALLER} */
+  readonly maxStreamsPerCaller?: number;
   /** @default {@link DEFAULT_HEARTBEAT_MS} */
   readonly heartbeatMs?: number;
   /** Where unexpected (500) errors are reported. @default stderr */

@@ -26,6 +26,8 @@ export interface TestGatewayOptions {
   /** Replaces the harness's event store (e.g. to count reads). */
   readonly events?: RunEventStore;
   readonly streamPollMs?: number;
+  readonly streamPollMaxMs?: number;
+  readonly maxStreamsPerCaller?: number;
   readonly heartbeatMs?: number;
 }
 
@@ -65,6 +67,9 @@ export function useGateway(temporal: TemporalFixture): GatewayFixture {
         events: options.events ?? harness.stores.events,
         auth: options.auth ?? resolveGatewayAuth([], {}),
         streamPollMs: options.streamPollMs ?? 50,
+        // Short, so streams in tests notice rows and a run's end quickly even once idle.
+        streamPollMaxMs: options.streamPollMaxMs ?? 400,
+        maxStreamsPerCaller: options.maxStreamsPerCaller,
         heartbeatMs: options.heartbeatMs,
         log: () => undefined,
       });
