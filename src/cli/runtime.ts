@@ -68,7 +68,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     }
     return {
       temporal,
-      deerflow: new DeerFlowClient(temporal, config, { agents: stores.agents, events: stores.events, batches: stores.batches }),
+      deerflow: new DeerFlowClient(temporal, config, { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads }),
       stores,
       namespace,
       uiUrl: server?.uiUrl ?? config.temporal.ui_url,

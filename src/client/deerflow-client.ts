@@ -3,7 +3,7 @@ import type { Client, WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } fr
 import type { AppConfig } from '../config';
 import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AgentDefinitionStore } from '../store/agent-definition-store';
-import type { BatchStore, RunEventStore } from '../store';
+import { claimThread, type BatchStore, type RunEventStore, type ThreadOwnerStore } from '../store';
 import { streamRunEvents, type StreamRunEventsOptions } from './stream-run-events';
 import {
   boundText,
@@ -26,6 +26,7 @@ import {
   type LeadRunInput,
   type LeadRunState,
   type RunEvent,
+  type ThreadOwnerRecord,
 } from '../contracts';
 import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
 import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
@@ -65,6 +66,11 @@ export interface DeerFlowClientStores {
   readonly events?: RunEventStore | null;
   /** Batches and their items, for every batch method. */
   readonly batches?: BatchStore | null;
+  /**
+   * Thread owners: with it, `startRun` and `startBatch` claim their thread (batch id) for their
+   * user and refuse another user's; without it nothing is claimed or checked.
+   */
+  readonly threads?: ThreadOwnerStore | null;
 }
 
 /** A batch that does not exist for this owner (missing, or someone else's). */
@@ -101,6 +107,7 @@ export class DeerFlowClient {
   private readonly agents: AgentDefinitionStore | null;
   private readonly events: RunEventStore | null;
   private readonly batches: BatchStore | null;
+  private readonly threads: ThreadOwnerStore | null;
 
   constructor(
     private readonly temporal: Client,
@@ -110,11 +117,14 @@ export class DeerFlowClient {
     this.agents = stores.agents ?? null;
     this.events = stores.events ?? null;
     this.batches = stores.batches ?? null;
+    this.threads = stores.threads ?? null;
   }
 
   /**
    * Starts a lead run. Config and stored agent definitions are snapshotted into the workflow input
-   * now: later edits never change a running run's policy, limits or catalog.
+   * now: later edits never change a running run's policy, limits or catalog. With the thread store,
+   * the thread is claimed for the run's user first (a new thread becomes theirs).
+   * @throws ThreadOwnerError `owned_by_another` when the thread is another user's (nothing started).
    */
   async startRun(request: StartRunRequest): Promise<StartedRun> {
     const managed = this.agents ? await readManagedDefinitions(this.agents) : undefined;
@@ -123,6 +133,9 @@ export class DeerFlowClient {
       { ...request, runId: request.runId ?? `run_${randomUUID()}`, threadId: request.threadId ?? `thread_${randomUUID()}` },
       managed,
     );
+    // After validation (a refused request claims nothing), before the start (no run of this user
+    // ever lands in another user's thread).
+    if (this.threads !== null) await claimThread(this.threads, input.threadId, input.userId, 'run');
     const workflowId = leadRunWorkflowId(input.threadId, input.runId);
     const handle = await this.temporal.workflow.start('leadRunWorkflow', {
       taskQueue: WORKFLOW_TASK_QUEUE,
@@ -193,6 +206,15 @@ export class DeerFlowClient {
     }
   }
 
+  /**
+   * Who owns a thread (or batch id), or null when no run or batch has claimed it.
+   * @throws Error when this client was built without the thread store.
+   */
+  async threadOwner(threadId: string): Promise<ThreadOwnerRecord | null> {
+    if (this.threads === null) throw new Error('DeerFlowClient.threadOwner needs the thread store (pass stores.threads to the constructor)');
+    return this.threads.get(threadId);
+  }
+
   /** Live state of a run (works after it closed, too). */
   async getState(workflowId: string): Promise<LeadRunState> {
     return this.temporal.workflow.getHandle(workflowId).query(leadRunStateQuery);
@@ -201,8 +223,10 @@ export class DeerFlowClient {
   /**
    * Starts a batch: validates every item (nothing is stored when one is bad), writes the batch and
    * its items, then starts its workflow. Starting the same `batchId` with the same items again
-   * returns the running batch instead of a second one.
+   * returns the running batch instead of a second one. With the thread store, the batch id (its
+   * items' thread) is claimed for the owner before anything is stored.
    * @throws Error naming the field of a bad request (`items.2.prompt: must not be empty`).
+   * @throws ThreadOwnerError `owned_by_another` when the batch id is another user's thread.
    */
   async startBatch(request: StartBatchRequest): Promise<StartedBatch> {
     const batches = this.requireBatches('startBatch');
@@ -216,8 +240,11 @@ export class DeerFlowClient {
       batchId: batchId ?? `batch_${randomUUID()}`,
       parentModel,
     });
+    const { batchId: id, ownerId, threadId } = built.workflow.runtime;
+    // The batch id names a thread, and the items work in `threadId` (the batch id unless given):
+    // both become the owner's before the batch row exists, so none is written in another's thread.
+    if (this.threads !== null) for (const thread of new Set([id, threadId])) await claimThread(this.threads, thread, ownerId, 'batch');
     await batches.createBatch(built.create, { maxItems: built.maxItems });
-    const id = built.workflow.runtime.batchId;
     const workflowId = batchWorkflowId(id);
     try {
       await this.temporal.workflow.start('batchWorkflow', {

@@ -92,12 +92,18 @@ export const BATCH_ATTEMPT_HISTORY_MAX = 100;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 // eslint-disable-next-line no-control-regex
 const NUL = /\u0000/;
+// A lone UTF-16 surrogate (JSON may carry one as `\ud800`) has no UTF-8 form: the database would
+// store replacement characters instead, and two different keys could collide.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNPAIRED = 'must be valid Unicode (no unpaired surrogates)';
+const wellFormed = (s: string): boolean => !LONE_SURROGATE.test(s);
 
 const idText = z
   .string()
   .min(1, 'must not be empty')
   .max(BATCH_ID_MAX_CHARS, `must be at most ${BATCH_ID_MAX_CHARS} characters`)
-  .refine((s) => !CONTROL.test(s) && s.trim() === s, 'must have no control characters and no surrounding spaces');
+  .refine((s) => !CONTROL.test(s) && s.trim() === s, 'must have no control characters and no surrounding spaces')
+  .refine(wellFormed, UNPAIRED);
 
 const noNul = (s: string): boolean => !NUL.test(s);
 const isoTime = z.iso.datetime({ offset: true }).transform((s) => new Date(s).toISOString());
@@ -110,8 +116,9 @@ export const BatchItemInputSchema = z.strictObject({
     .string()
     .max(BATCH_PROMPT_MAX_CHARS)
     .refine((s) => s.trim() !== '', 'must not be empty')
-    .refine(noNul, 'must not contain U+0000'),
-  acceptance_criteria: z.array(z.string().refine(noNul, 'must not contain U+0000')).max(100).optional(),
+    .refine(noNul, 'must not contain U+0000')
+    .refine(wellFormed, UNPAIRED),
+  acceptance_criteria: z.array(z.string().refine(noNul, 'must not contain U+0000').refine(wellFormed, UNPAIRED)).max(100).optional(),
 });
 export type BatchItemInput = z.input<typeof BatchItemInputSchema>;
 
@@ -133,7 +140,7 @@ export const CreateBatchInputSchema = z
   .strictObject({
     batchId: idText,
     ownerId: idText,
-    title: z.string().trim().min(1, 'must not be empty').max(500).refine(noNul, 'must not contain U+0000'),
+    title: z.string().trim().min(1, 'must not be empty').max(500).refine(noNul, 'must not contain U+0000').refine(wellFormed, UNPAIRED),
     subagentType: AgentNameSchema,
     items: z.array(BatchItemInputSchema).min(1),
     limits: BatchLimitsInputSchema,

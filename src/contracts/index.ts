@@ -17,6 +17,8 @@ export {
 } from './status';
 export type { WireStatus, StopReason, RunStopReason, RunStatus } from './status';
 export { TokenUsageSchema, addUsage } from './usage';
+export { SubagentProgressSchema, TaskProgressReportSchema } from './subagent-progress';
+export type { SubagentProgress, TaskProgressReport } from './subagent-progress';
 export type { TokenUsage } from './usage';
 export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
 export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME } from './tool-args';
@@ -146,7 +148,7 @@ export {
   CUSTOM_SEARCH_ATTRIBUTES,
 } from './search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
-export { CONFIGURATION_ERROR_TYPE, TASK_DEADLINE_EXCEEDED_TYPE } from './failure-types';
+export { CONFIGURATION_ERROR_TYPE, TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from './failure-types';
 export { RunJsonTaskSchema, RunJsonLeadToolSchema, RunJsonOutputSchema, BatchJsonItemSchema, BatchJsonOutputSchema } from './cli-output';
 export type { RunJsonTask, RunJsonLeadTool, RunJsonOutput, BatchJsonItem, BatchJsonOutput } from './cli-output';
 export {
@@ -228,3 +230,5 @@ export type {
   BatchItemAttemptRecord,
   FinishBatchItemInput,
 } from './batch-workflows';
+export { THREAD_ID_PATTERN, THREAD_OWNER_ID_MAX_CHARS, ThreadKind, ThreadKindSchema, ThreadClaimInputSchema, ThreadOwnerRecordSchema } from './thread-owners';
+export type { ThreadClaimInput, ThreadOwnerRecord } from './thread-owners';

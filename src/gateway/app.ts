@@ -1,4 +1,4 @@
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import { registerBatchRoutes } from './batches-routes';
 import { GatewayError, GatewayErrorCode, isGatewayError, type ErrorBody } from './errors';
 import { registerEventRoutes } from './events-routes';
@@ -6,6 +6,7 @@ import type { GatewayDeps } from './gateway-deps';
 import { setCaller } from './request-caller';
 import { requestOriginHook, resolveOriginPolicy } from './request-origin';
 import { registerRunRoutes } from './runs-routes';
+import { threadOwnerHook } from './thread-access';
 
 /** Largest accepted request body (a run request is one message); routes may set their own. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -13,9 +14,19 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
  * Longest path parameter (decoded) the router matches. Run and task ids may be 200 characters
  * (thread and batch ids 128, see validation.ts); Fastify's default of 100 would answer a valid long
  * id with its generic 414 before the route could look at it. The margin lets a slightly too long id
- * reach the route's validation too, for a 400 naming the parameter; only absurd ones get the 414.
+ * reach the route's validation too, for a 400 naming the parameter; longer ones get a 400 naming `path`.
  */
 export const MAX_PARAM_LENGTH = 512;
+
+/**
+ * The response for an error the router raises before any hook or route runs; Fastify would
+ * otherwise answer it with its own body shape, not {@link ErrorBody}.
+ */
+function routerError(err: FastifyError): GatewayError | null {
+  if (err.code === 'FST_ERR_BAD_URL') return GatewayError.badRequest('path', 'malformed percent-encoding');
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') return GatewayError.badRequest('path', `a path parameter is longer than ${MAX_PARAM_LENGTH} characters`);
+  return null;
+}
 
 /** Fastify's own client errors (bad JSON, wrong content type, too large) carry a 4xx `statusCode`. */
 function isFastifyClientError(err: unknown): err is FastifyError & { statusCode: number } {
@@ -46,7 +57,19 @@ export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
   const log = deps.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const originPolicy = resolveOriginPolicy(deps.auth.required, deps.allowedOrigins);
   // `forceCloseConnections` so `close()` does not wait for open SSE streams to be closed by clients.
-  const app = Fastify({ logger: false, bodyLimit: BODY_LIMIT_BYTES, routerOptions: { maxParamLength: MAX_PARAM_LENGTH }, forceCloseConnections: true });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    forceCloseConnections: true,
+    frameworkErrors: (err, _request, reply: FastifyReply) => {
+      const known = routerError(err);
+      if (known === null) log(`gateway: ${err.stack ?? err.message}`);
+      const error = known ?? new GatewayError(GatewayErrorCode.Internal, 'internal error');
+      const body: ErrorBody = error.toBody();
+      void reply.code(error.status).send(body);
+    },
+  });
   const shutdown = new AbortController();
   const streams = new Set<Promise<void>>();
   const track = (stream: Promise<void>) => {
@@ -60,6 +83,7 @@ export function buildGatewayApp(deps: GatewayDeps): FastifyInstance {
   app.addHook('onRequest', async (request) => {
     setCaller(request, deps.auth.authenticate(request.headers.authorization));
   });
+  app.addHook('preHandler', threadOwnerHook(deps));
   // End live streams before connections are force-closed, so each client sees a clean end of
   // response (and reconnects with Last-Event-ID) rather than a reset.
   app.addHook('preClose', async () => {

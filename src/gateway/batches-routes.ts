@@ -8,7 +8,7 @@ import { GatewayError, GatewayErrorCode } from './errors';
 import type { GatewayDeps } from './gateway-deps';
 import { jsonLines } from './json-lines';
 import { callerOf } from './request-caller';
-import { assertBatchIdAvailable } from './thread-access';
+import { assertBatchIdAvailable, threadClaimError } from './thread-access';
 import { BatchItemsQuerySchema, BatchParamsSchema, DEFAULT_BATCH_ITEMS_LIMIT, parseInput, StartBatchBodySchema } from './validation';
 
 /**
@@ -89,7 +89,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: GatewayDeps): vo
   app.post('/api/batches', { bodyLimit: BATCH_BODY_LIMIT_BYTES }, async (request, reply) => {
     const caller = callerOf(request);
     const body = parseInput(StartBatchBodySchema, request.body, 'body');
-    if (body.batch_id !== undefined) await assertBatchIdAvailable(deps.temporal, body.batch_id, caller);
+    if (body.batch_id !== undefined) await assertBatchIdAvailable(deps, body.batch_id, caller);
     const start: StartBatchRequest = {
       batchId: body.batch_id,
       // A token decides who the caller is; only the trusted loopback operator may act for others.
@@ -105,7 +105,7 @@ export function registerBatchRoutes(app: FastifyInstance, deps: GatewayDeps): vo
     try {
       started = await deps.deerflow.startBatch(start);
     } catch (err) {
-      throw requestError(err) ?? err;
+      throw threadClaimError(err, caller, true) ?? requestError(err) ?? err;
     }
     const response: StartBatchResponse = { batch_id: started.batchId, workflow_id: started.workflowId, item_count: started.itemCount };
     return reply.code(201).header('location', batchPath(started.batchId)).send(response);

@@ -16,10 +16,10 @@ export const DEFAULT_HEARTBEAT_MS = 15_000;
 export interface GatewayDeps {
   /** Describe, cancel and visibility queries. */
   readonly temporal: Client;
-  /** Starting runs and batches, reading their `state` queries, batch records and items. */
+  /** Starting runs and batches (claiming their threads), thread owners, `state` queries, batch records and items. */
   readonly deerflow: Pick<
     DeerFlowClient,
-    'startRun' | 'getState' | 'cancelTask' | 'extendTask' | 'answer' | 'startBatch' | 'getBatch' | 'getBatchState' | 'listBatchItems' | 'exportBatchItems' | 'cancelBatch'
+    'startRun' | 'getState' | 'cancelTask' | 'extendTask' | 'answer' | 'startBatch' | 'getBatch' | 'getBatchState' | 'listBatchItems' | 'exportBatchItems' | 'cancelBatch' | 'threadOwner'
   >;
   readonly events: RunEventStore;
   readonly auth: GatewayAuth;

@@ -6,7 +6,7 @@ import { GatewayError, GatewayErrorCode } from './errors';
 import type { GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
 import { findRun } from './run-lookup';
-import { assertThreadAvailable } from './thread-access';
+import { assertThreadAvailable, threadClaimError } from './thread-access';
 import { AnswerBodySchema, ExtendBodySchema, parseInput, RunParamsSchema, StartRunBodySchema, TaskParamsSchema } from './validation';
 
 /** `201` body of `POST /api/runs`. */
@@ -57,7 +57,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: GatewayDeps): void
   app.post('/api/runs', async (request, reply) => {
     const caller = callerOf(request);
     const body = parseInput(StartRunBodySchema, request.body, 'body');
-    if (body.thread_id !== undefined) await assertThreadAvailable(deps.temporal, body.thread_id, caller);
+    if (body.thread_id !== undefined) await assertThreadAvailable(deps, body.thread_id, caller);
     const start: StartRunRequest = {
       message: body.message,
       threadId: body.thread_id,
@@ -72,7 +72,7 @@ export function registerRunRoutes(app: FastifyInstance, deps: GatewayDeps): void
     try {
       started = await deps.deerflow.startRun(start);
     } catch (err) {
-      throw requestError(err) ?? err;
+      throw threadClaimError(err, caller, false) ?? requestError(err) ?? err;
     }
     const response: StartRunResponse = { run_id: started.runId, thread_id: started.threadId, workflow_id: started.workflowId };
     return reply.code(201).header('location', runPath(started.threadId, started.runId)).send(response);

@@ -98,7 +98,7 @@ export const BatchItemsQuerySchema = z.strictObject({
 });
 
 // Path parameters are camelCase in the route pattern; callers know them by their API names.
-const PARAM_NAMES: Readonly<Record<string, string>> = { threadId: 'thread_id', runId: 'run_id', batchId: 'batch_id' };
+const PARAM_NAMES: Readonly<Record<string, string>> = { threadId: 'thread_id', runId: 'run_id', batchId: 'batch_id', taskId: 'task_id' };
 
 /**
  * Validates one part of a request.

@@ -12,7 +12,8 @@ export interface LeadAgentDefinition extends LeadAgent {
  * name is shadowed. Returns null when neither defines it.
  */
 export function resolveLeadAgent(name: string, config: AppConfig, managed: readonly ManagedLeadAgent[] = []): LeadAgentDefinition | null {
-  const fromConfig = config.agents[name];
+  // Own keys only: a caller-supplied name such as `toString` must not resolve to Object.prototype.
+  const fromConfig = Object.hasOwn(config.agents, name) ? config.agents[name] : undefined;
   if (fromConfig !== undefined) return { ...fromConfig, name, source: 'config' };
   const stored = managed.find((a) => a.name === name);
   if (stored === undefined) return null;

@@ -33,7 +33,8 @@ export function resolveSubagent(name: string, config: AppConfig, managed: Manage
   const base =
     BUILTIN_SUBAGENTS.find((d) => d.name === name) ?? customDefinition(name, config) ?? managedDefinition(name, config, managed);
   if (base === null) return null;
-  const override = config.subagents.agents[name];
+  // Own keys only, as for every lookup by a caller-supplied name (`constructor` is a valid agent name).
+  const override = Object.hasOwn(config.subagents.agents, name) ? config.subagents.agents[name] : undefined;
   const isBuiltin = base.source === 'builtin';
   return {
     ...base,
@@ -45,7 +46,7 @@ export function resolveSubagent(name: string, config: AppConfig, managed: Manage
 }
 
 function customDefinition(name: string, config: AppConfig): SubagentDefinition | null {
-  const custom = config.subagents.custom_agents[name];
+  const custom = Object.hasOwn(config.subagents.custom_agents, name) ? config.subagents.custom_agents[name] : undefined;
   if (custom === undefined) return null;
   return {
     name,

@@ -136,3 +136,61 @@ export function isBatchStoreError(err: unknown, code?: BatchStoreErrorCode): err
   const rec = err as { [BATCH_BRAND]?: unknown; code?: unknown };
   return rec[BATCH_BRAND] === true && (code === undefined || rec.code === code);
 }
+
+/** Why a thread claim was refused. */
+export const ThreadOwnerErrorCode = {
+  /** The thread already belongs to another user. */
+  OwnedByAnother: 'owned_by_another',
+  Invalid: 'invalid',
+} as const;
+/** Union of {@link ThreadOwnerErrorCode} values. */
+export type ThreadOwnerErrorCode = (typeof ThreadOwnerErrorCode)[keyof typeof ThreadOwnerErrorCode];
+
+const THREAD_OWNER_BRAND = Symbol.for('deerflow.store.thread-owner-error');
+
+/**
+ * A thread could not be claimed for a user. Nothing was written.
+ * - `owned_by_another`: the thread's first run or batch was another user's; `ownerId` names them
+ *   (callers that must not reveal it, such as the gateway for a scoped user, answer "not found");
+ * - `invalid`: the input failed its contract schema; `issues` holds one `field: problem` line per
+ *   problem (`threadId: must be 1-128 characters ...`) and the message joins them.
+ */
+export class ThreadOwnerError extends Error {
+  override readonly name = 'ThreadOwnerError';
+  /** Brand checked by {@link isThreadOwnerError}. */
+  readonly [THREAD_OWNER_BRAND] = true;
+
+  /**
+   * @param code - why the claim was refused
+   * @param threadId - the thread id as given, or null when the input had no usable id
+   * @param ownerId - the thread's owner (`owned_by_another`), else null
+   * @param issues - `field: problem` lines (empty unless `code` is `invalid`)
+   */
+  constructor(
+    readonly code: ThreadOwnerErrorCode,
+    readonly threadId: string | null,
+    readonly ownerId: string | null,
+    readonly issues: readonly string[],
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  }
+
+  /** `thread "<id>" belongs to user "<owner>", not "<user>"`. */
+  static ownedByAnother(threadId: string, ownerId: string, userId: string): ThreadOwnerError {
+    return new ThreadOwnerError(ThreadOwnerErrorCode.OwnedByAnother, threadId, ownerId, [], `thread "${threadId}" belongs to user "${ownerId}", not "${userId}"`);
+  }
+
+  /** `invalid thread claim: <issue>; <issue>`. */
+  static invalid(threadId: string | null, issues: readonly string[], cause?: unknown): ThreadOwnerError {
+    return new ThreadOwnerError(ThreadOwnerErrorCode.Invalid, threadId, null, issues, `invalid thread claim: ${issues.join('; ')}`, { cause });
+  }
+}
+
+/** True for a {@link ThreadOwnerError} (optionally with the given code). */
+export function isThreadOwnerError(err: unknown, code?: ThreadOwnerErrorCode): err is ThreadOwnerError {
+  if (typeof err !== 'object' || err === null) return false;
+  const rec = err as { [THREAD_OWNER_BRAND]?: unknown; code?: unknown };
+  return rec[THREAD_OWNER_BRAND] === true && (code === undefined || rec.code === code);
+}

@@ -20,3 +20,6 @@ export type {
   FinishBatchOutcome,
 } from './batch-store';
 export { BatchStoreError, BatchStoreErrorCode, isBatchStoreError } from './errors';
+export { claimThread } from './thread-owner-store';
+export type { ThreadOwnerStore } from './thread-owner-store';
+export { ThreadOwnerError, ThreadOwnerErrorCode, isThreadOwnerError } from './errors';

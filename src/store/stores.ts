@@ -6,6 +6,7 @@ import type { RunEventStore } from './run-event-store';
 import type { SqliteSynchronous } from './sqlite/open-sqlite-database';
 import { openSqliteStores } from './sqlite/open-sqlite-stores';
 import type { TaskResultStore } from './task-result-store';
+import type { ThreadOwnerStore } from './thread-owner-store';
 import type { ThreadMessageStore } from './thread-message-store';
 import type { ThreadSummaryStore } from './thread-summary-store';
 
@@ -18,6 +19,8 @@ export interface Stores {
   readonly results: TaskResultStore;
   readonly agents: AgentDefinitionStore;
   readonly batches: BatchStore;
+  /** Who owns each thread (and batch id): claimed by the first run or batch. */
+  readonly threads: ThreadOwnerStore;
   /** Closes the SQLite database or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }

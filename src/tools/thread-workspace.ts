@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
+import { THREAD_ID_PATTERN } from '../contracts';
 import { WorkspacePathError, WorkspaceToolError } from './errors';
 
 /** The root every agent sees; it maps to the thread's `user-data` folder on the host. */
@@ -14,9 +15,6 @@ export type WorkspaceFolder = (typeof WORKSPACE_FOLDERS)[number];
 
 /** Relative paths are resolved against this virtual folder. */
 export const VIRTUAL_WORKSPACE = `${VIRTUAL_ROOT}/workspace`;
-
-// Starts with an alphanumeric so `.`/`..` are impossible; no separators, so it stays one path segment.
-const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
 
 /** True when `threadId` is safe to use as a folder name under the data directory. */
 export function isValidThreadId(threadId: string): boolean {

@@ -115,7 +115,8 @@ describe('gateway (listening on loopback, no Temporal)', () => {
   } as unknown as Client;
   const deps = (auth: GatewayDeps['auth'], allowedOrigins: readonly string[] = []): GatewayDeps => ({
     temporal,
-    deerflow: {} as GatewayDeps['deerflow'],
+    // No thread has an owner either.
+    deerflow: { threadOwner: () => Promise.resolve(null) } as unknown as GatewayDeps['deerflow'],
     events: { putBatch: () => Promise.resolve([]), listEvents: () => Promise.resolve([]) },
     auth,
     allowedOrigins,

@@ -18,7 +18,7 @@ describePostgres('PostgreSQL migrations', (db) => {
     const pool = new Pool({ connectionString: postgresUrl, max: 1 });
     try {
       const { rows } = await pool.query<{ version: number }>('SELECT version FROM deerflow_schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
       const tables = await pool.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name COLLATE "C"`,
       );
@@ -32,6 +32,7 @@ describePostgres('PostgreSQL migrations', (db) => {
         'task_results',
         'thread_messages',
         'thread_summaries',
+        'threads',
       ]);
     } finally {
       await pool.end();

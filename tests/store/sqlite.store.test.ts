@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStores } from '../../src/store';
 import * as sqliteDatabase from '../../src/store/sqlite/open-sqlite-database';
-import { persistenceSpec, storeConformanceSpec } from './conformance';
+import { persistenceSpec, storeConformanceSpec, threadOwnerSharingSpec } from './conformance';
 
 const dirs: string[] = [];
 const tempDir = (): string => dirs[dirs.push(mkdtempSync(join(tmpdir(), 'deerflow-store-'))) - 1]!;
@@ -16,6 +16,10 @@ describe('SQLite file', () => {
   storeConformanceSpec(() => openStores({ dataDir: tempDir(), postgresUrl: null }));
   persistenceSpec(async () => {
     const sqlitePath = join(tempDir(), 'sub', 'store.db');
+    return () => openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath });
+  });
+  threadOwnerSharingSpec(async () => {
+    const sqlitePath = join(tempDir(), 'store.db');
     return () => openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath });
   });
 
@@ -44,6 +48,31 @@ describe('SQLite file', () => {
       ),
     );
     expect(exits).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('processes claiming one new thread at the same instant agree on one owner', async () => {
+    const sqlitePath = join(tempDir(), 'deerflow.db');
+    await (await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath })).close();
+    const startAt = Date.now() + 3_000;
+    const script = (user: string): string =>
+      [
+        `const { openSqliteStores } = require('./src/store/sqlite/open-sqlite-stores');`,
+        `const stores = openSqliteStores(${JSON.stringify(sqlitePath)});`,
+        `setTimeout(() => stores.threads.claim('contested', ${JSON.stringify(user)}, 'run').then((o) => { process.stdout.write(o.ownerId); return stores.close(); }), Math.max(0, ${startAt} - Date.now()));`,
+      ].join('\n');
+    const owners = await Promise.all(
+      ['p0', 'p1', 'p2', 'p3'].map(
+        (user) =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script(user)], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+            let out = '';
+            child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+            child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`claimer ${user} exited with ${code}`))));
+          }),
+      ),
+    );
+    expect(new Set(owners).size).toBe(1);
+    expect(['p0', 'p1', 'p2', 'p3']).toContain(owners[0]);
   });
 
   it('sets PRAGMA synchronous from sqliteSynchronous: FULL (2) by default, NORMAL (1) on request, WAL either way', async () => {
@@ -79,12 +108,12 @@ describe('SQLite file', () => {
     for (let i = 0; i < 2; i += 1) await (await openStores({ dataDir, postgresUrl: null })).close();
     const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(4);
+      expect(raw.pragma('user_version', { simple: true })).toBe(5);
       const tables = raw
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all()
         .map((r) => (r as { name: string }).name);
-      expect(tables).toEqual(['batch_items', 'batches', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages', 'thread_summaries']);
+      expect(tables).toEqual(['batch_items', 'batches', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages', 'thread_summaries', 'threads']);
     } finally {
       raw.close();
     }

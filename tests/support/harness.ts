@@ -51,6 +51,8 @@ export async function startHarness(
       models: [{ name: SCRIPTED_MODEL, provider: 'scripted', script: './scenario.yaml' }],
       default_model: SCRIPTED_MODEL,
       sandbox: { allow_host_bash: true },
+      // Tests end with work in flight; stopping it at once keeps teardown fast (graceful stops have their own tests).
+      worker: { shutdown_grace_seconds: 0 },
       ...config,
     }),
   );
@@ -65,7 +67,7 @@ export async function startHarness(
     modelCallbacks: [recorder],
   });
   const running = workers.run();
-  const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
+  const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads });
   let closed = false;
   return {
     loaded,

@@ -6,6 +6,7 @@ import { PostgresBatchStore } from './postgres-batch-store';
 import { PostgresRunEventStore } from './postgres-run-event-store';
 import { PostgresTaskResultStore } from './postgres-task-result-store';
 import { PostgresThreadMessageStore } from './postgres-thread-message-store';
+import { PostgresThreadOwnerStore } from './postgres-thread-owner-store';
 import { PostgresThreadSummaryStore } from './postgres-thread-summary-store';
 
 /** The URL with its password masked, for error messages. */
@@ -44,6 +45,7 @@ export async function openPostgresStores(url: string): Promise<Stores> {
     results: new PostgresTaskResultStore(pool),
     agents: new PostgresAgentDefinitionStore(pool),
     batches: new PostgresBatchStore(pool),
+    threads: new PostgresThreadOwnerStore(pool),
     close: () => pool.end(),
   };
 }

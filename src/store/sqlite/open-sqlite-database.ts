@@ -115,6 +115,13 @@ const MIGRATIONS: readonly string[] = [
      UNIQUE (thread_id, through_key)
    );
    CREATE INDEX thread_summaries_by_thread ON thread_summaries (thread_id, seq);`,
+  // Thread ownership: one row per thread (or batch id), written once by the first run or batch.
+  `CREATE TABLE threads (
+     thread_id TEXT PRIMARY KEY,
+     owner_id TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('run', 'batch')),
+     claimed_at TEXT NOT NULL
+   );`,
 ];
 
 /**

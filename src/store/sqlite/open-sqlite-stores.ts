@@ -5,6 +5,7 @@ import { SqliteBatchStore } from './sqlite-batch-store';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
 import { SqliteTaskResultStore } from './sqlite-task-result-store';
 import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
+import { SqliteThreadOwnerStore } from './sqlite-thread-owner-store';
 import { SqliteThreadSummaryStore } from './sqlite-thread-summary-store';
 
 /**
@@ -21,6 +22,7 @@ export function openSqliteStores(path: string, options: OpenSqliteDatabaseOption
     results: new SqliteTaskResultStore(db),
     agents: new SqliteAgentDefinitionStore(db),
     batches: new SqliteBatchStore(db),
+    threads: new SqliteThreadOwnerStore(db),
     close: async () => {
       db.close();
     },

@@ -1,6 +1,7 @@
 import type { StoredMessage } from '@langchain/core/messages';
 import type { RunEvent } from '../../../src/contracts';
-import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore, ThreadSummaryRecord, ThreadSummaryStore } from '../../../src/store';
+import type { ThreadOwnerRecord } from '../../../src/contracts';
+import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore, ThreadOwnerStore, ThreadSummaryRecord, ThreadSummaryStore } from '../../../src/store';
 import { assertBatchesImmutable } from './assert-immutable-batches';
 import { Snapshots, clone, deepFreeze } from './snapshots';
 
@@ -9,7 +10,7 @@ import { Snapshots, clone, deepFreeze } from './snapshots';
  * every record read must equal the first read of it, unless the contract allows the change
  * (`replaceMessage`, a rewritten result, an agent definition's mutable fields; `created_at` never
  * changes while the agent exists; batch and item rows change only until they are terminal).
- * Summaries never change once written (one per thread and coverage point).
+ * Summaries never change once written (one per thread and coverage point), nor do thread owners.
  * Inputs are deep-frozen, so a store that mutates them throws.
  */
 export function assertImmutable(stores: Stores): Stores {
@@ -17,6 +18,7 @@ export function assertImmutable(stores: Stores): Stores {
   const events = new Snapshots<RunEvent>('event');
   const results = new Snapshots<string>('result');
   const summaries = new Snapshots<ThreadSummaryRecord>('summary');
+  const owners = new Snapshots<ThreadOwnerRecord>('thread owner');
   const createdAt = new Snapshots<string>('created_at of agent');
   const msgKey = (threadId: string, key: string): string => `${threadId}/${key}`;
   const created = <T extends { name: string; created_at: string }>(kind: string, a: T): T => {
@@ -47,6 +49,11 @@ export function assertImmutable(stores: Stores): Stores {
       const found = await stores.summaries.latestSummary(threadId);
       return found === null ? null : summary(found);
     },
+  };
+  const owner = (record: ThreadOwnerRecord | null): ThreadOwnerRecord | null => (record === null ? null : owners.check(record.threadId, record));
+  const t: ThreadOwnerStore = {
+    claim: async (threadId, ownerId, kind) => owners.check(threadId, await stores.threads.claim(threadId, ownerId, kind)),
+    get: async (threadId) => owner(await stores.threads.get(threadId)),
   };
   const e: RunEventStore = {
     putBatch: async (batch) => (await stores.events.putBatch(deepFreeze(clone(batch)))).map((r) => events.check(String(r.seq), r)),
@@ -92,5 +99,5 @@ export function assertImmutable(stores: Stores): Stores {
       return removed;
     },
   };
-  return { messages: m, summaries: s, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), close: () => stores.close() };
+  return { messages: m, summaries: s, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), threads: t, close: () => stores.close() };
 }

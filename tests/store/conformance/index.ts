@@ -5,10 +5,12 @@ import type { StoresInit } from './fixtures';
 import { runEventStoreSpec } from './run-event-store.conformance';
 import { taskResultStoreSpec } from './task-result-store.conformance';
 import { threadMessageStoreSpec } from './thread-message-store.conformance';
+import { threadOwnerStoreSpec } from './thread-owner-store.conformance';
 import { threadSummaryStoreSpec } from './thread-summary-store.conformance';
 
 export { assertImmutable } from './assert-immutable';
 export { persistenceSpec } from './persistence.conformance';
+export { threadOwnerSharingSpec } from './thread-owner-store.conformance';
 export type { StoresLocation } from './persistence.conformance';
 export type { StoresInit } from './fixtures';
 
@@ -24,4 +26,5 @@ export function storeConformanceSpec(init: StoresInit): void {
   taskResultStoreSpec(immutable);
   agentDefinitionStoreSpec(immutable);
   batchStoreSpec(immutable);
+  threadOwnerStoreSpec(immutable);
 }

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { TokenUsageSchema } from './usage';
+import { SubagentEvidenceSchema } from './workflow-io';
+
+/**
+ * What a `runSubagent` execution has spent and found so far. It is the execution's heartbeat
+ * details and the details of the failure it ends with when it cannot return a result (cancelled,
+ * past its own deadline), so a task that ends without a result keeps its usage, model and latest
+ * evidence. Heartbeats recorded before this shape carried only `steps` and `usage`.
+ */
+export const SubagentProgressSchema = z.object({
+  steps: z.number().int().nonnegative(),
+  usage: TokenUsageSchema.nullable(),
+  modelName: z.string().nullable().default(null),
+  evidence: SubagentEvidenceSchema.nullable().default(null),
+});
+export type SubagentProgress = z.infer<typeof SubagentProgressSchema>;
+
+/**
+ * Signal `taskProgress` from a running execution to its lead run after each model response: the
+ * run keeps it on the task, so a task that ends without a result (cancelled, timed out, lost) keeps
+ * what it spent even when the failure brings no details (a cancelled activity's does not reach the
+ * workflow: the run stops waiting for it at once).
+ */
+export const TaskProgressReportSchema = z.object({
+  taskId: z.string().min(1),
+  attempt: z.number().int().min(1),
+  progress: SubagentProgressSchema,
+});
+export type TaskProgressReport = z.infer<typeof TaskProgressReportSchema>;
