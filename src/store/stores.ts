@@ -1,3 +1,4 @@
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { join } from 'node:path';
 import type { AgentDefinitionStore } from './agent-definition-store';
 import type { BatchStore } from './batch-store';
@@ -21,6 +22,11 @@ export interface Stores {
   readonly batches: BatchStore;
   /** Who owns each thread (and batch id): claimed by the first run or batch. */
   readonly threads: ThreadOwnerStore;
+  /**
+   * LangGraph checkpoints of running subagents (one checkpoint thread per task), so an attempt after
+   * a lost or stopped worker resumes from the last completed step. Deleted when the task ends.
+   */
+  readonly checkpoints: BaseCheckpointSaver;
   /** Closes the SQLite database or ends the PostgreSQL pool. */
   close(): Promise<void>;
 }

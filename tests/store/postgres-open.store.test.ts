@@ -19,12 +19,21 @@ describePostgres('PostgreSQL migrations', (db) => {
     try {
       const { rows } = await pool.query<{ version: number }>('SELECT version FROM deerflow_schema_migrations ORDER BY version');
       expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5]);
+      const checkpointMigrations = await pool.query<{ v: number }>('SELECT v FROM checkpoint_migrations ORDER BY v');
+      const applied = checkpointMigrations.rows.map((r) => r.v);
+      expect(applied.length).toBeGreaterThan(0);
+      expect(applied).toEqual([...Array(applied.length).keys()]);
       const tables = await pool.query<{ table_name: string }>(
         `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name COLLATE "C"`,
       );
       expect(tables.rows.map((r) => r.table_name)).toEqual([
         'batch_items',
         'batches',
+        // LangGraph's checkpointer, set up once under its own lock.
+        'checkpoint_blobs',
+        'checkpoint_migrations',
+        'checkpoint_writes',
+        'checkpoints',
         'deerflow_schema_migrations',
         'managed_lead_agents',
         'managed_subagents',

@@ -1,5 +1,6 @@
 import { Pool } from 'pg';
 import type { Stores } from '../stores';
+import { openPostgresCheckpoints } from './open-postgres-checkpoints';
 import { migratePostgres } from './postgres-database';
 import { PostgresAgentDefinitionStore } from './postgres-agent-definition-store';
 import { PostgresBatchStore } from './postgres-batch-store';
@@ -31,8 +32,10 @@ export async function openPostgresStores(url: string): Promise<Stores> {
   // An idle pooled connection that drops (server restart) emits 'error' on the pool; unhandled it
   // would crash the worker. The pool discards that connection and the next query opens a new one.
   pool.on('error', () => undefined);
+  let checkpoints;
   try {
     await migratePostgres(pool);
+    checkpoints = await openPostgresCheckpoints(pool);
   } catch (err) {
     await pool.end().catch(() => undefined);
     const reason = err instanceof Error ? err.message : String(err);
@@ -46,6 +49,7 @@ export async function openPostgresStores(url: string): Promise<Stores> {
     agents: new PostgresAgentDefinitionStore(pool),
     batches: new PostgresBatchStore(pool),
     threads: new PostgresThreadOwnerStore(pool),
+    checkpoints,
     close: () => pool.end(),
   };
 }

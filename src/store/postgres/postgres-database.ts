@@ -2,11 +2,12 @@ import type { Pool, PoolClient } from 'pg';
 
 /**
  * Advisory-lock class ids (first key of the two-key form). The second key is a hash of what is
- * locked: the schema for migrations, the run for event writes.
+ * locked: the schema for migrations and checkpoint setup, the run for event writes.
  */
 export const LOCK_CLASS = {
   migrations: 0x64660001,
   runEvents: 0x64660002,
+  checkpointSetup: 0x64660003,
 } as const;
 
 /** Runs `fn` in one transaction on one pooled connection: COMMIT when it resolves, ROLLBACK when it throws. @internal */

@@ -1,3 +1,4 @@
+import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import type { Stores } from '../stores';
 import { openSqliteDatabase, type OpenSqliteDatabaseOptions } from './open-sqlite-database';
 import { SqliteAgentDefinitionStore } from './sqlite-agent-definition-store';
@@ -23,6 +24,8 @@ export function openSqliteStores(path: string, options: OpenSqliteDatabaseOption
     agents: new SqliteAgentDefinitionStore(db),
     batches: new SqliteBatchStore(db),
     threads: new SqliteThreadOwnerStore(db),
+    // LangGraph's own tables (`checkpoints`, `writes`), created on first use, in the same file.
+    checkpoints: new SqliteSaver(db),
     close: async () => {
       db.close();
     },

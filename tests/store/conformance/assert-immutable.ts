@@ -99,5 +99,5 @@ export function assertImmutable(stores: Stores): Stores {
       return removed;
     },
   };
-  return { messages: m, summaries: s, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), threads: t, close: () => stores.close() };
+  return { messages: m, summaries: s, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), threads: t, checkpoints: stores.checkpoints, close: () => stores.close() };
 }

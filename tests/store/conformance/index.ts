@@ -1,6 +1,7 @@
 import { agentDefinitionStoreSpec } from './agent-definition-store.conformance';
 import { assertImmutable } from './assert-immutable';
 import { batchStoreSpec } from './batch-store.conformance';
+import { checkpointsSpec } from './checkpoints.conformance';
 import type { StoresInit } from './fixtures';
 import { runEventStoreSpec } from './run-event-store.conformance';
 import { taskResultStoreSpec } from './task-result-store.conformance';
@@ -27,4 +28,5 @@ export function storeConformanceSpec(init: StoresInit): void {
   agentDefinitionStoreSpec(immutable);
   batchStoreSpec(immutable);
   threadOwnerStoreSpec(immutable);
+  checkpointsSpec(init);
 }
