@@ -1,4 +1,6 @@
 import { Context } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import { WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
 
 /** How often a long activity heartbeats while it waits on a model or tool. */
 export const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -17,6 +19,8 @@ export async function withHeartbeats<T>(
   const timer = setInterval(() => ctx.heartbeat(details()), HEARTBEAT_INTERVAL_MS);
   try {
     return await work(ctx.cancellationSignal);
+  } catch (err) {
+    throw stoppedByShutdown(ctx.cancellationSignal) ? workerShutdownFailure() : err;
   } finally {
     clearInterval(timer);
   }
@@ -25,4 +29,23 @@ export async function withHeartbeats<T>(
 /** When the activity was cancelled, rethrows its cancellation (a `CancelledFailure`) instead of `err`. */
 export function rethrowIfCancelled(signal: AbortSignal): void {
   if (signal.aborted) throw signal.reason;
+}
+
+/**
+ * The SDK cancels running activities with reason `WORKER_SHUTDOWN` once the worker's shutdown grace
+ * time is over. Rethrown as is, that cancellation would read as the user cancelling the task.
+ */
+function stoppedByShutdown(signal: AbortSignal): boolean {
+  const reason: unknown = signal.aborted ? signal.reason : undefined;
+  return reason instanceof Error && reason.name === 'CancelledFailure' && reason.message === 'WORKER_SHUTDOWN';
+}
+
+/** What an activity stopped by its worker's shutdown throws: a retryable failure of {@link WORKER_SHUTDOWN_TYPE}. */
+export function workerShutdownFailure(): ApplicationFailure {
+  return ApplicationFailure.retryable('The worker shut down before this execution finished; it runs again on another worker', WORKER_SHUTDOWN_TYPE);
+}
+
+/** Whether `err` is {@link workerShutdownFailure}'s failure. */
+export function isWorkerShutdownFailure(err: unknown): boolean {
+  return err instanceof ApplicationFailure && err.type === WORKER_SHUTDOWN_TYPE;
 }

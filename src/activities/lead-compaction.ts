@@ -17,6 +17,7 @@ import type { ThreadMessageRecord } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { frameLatestUserInput } from './frame-user-input';
 import { withHeartbeats } from './heartbeat';
+import type { UsageCollector } from './usage-collector';
 
 /** The history part of one lead request. */
 export interface LeadRequestHistory {
@@ -33,6 +34,8 @@ export interface LeadHistorySource {
   readonly records: readonly ThreadMessageRecord[];
   /** `records` as chat messages, index for index. */
   readonly thread: readonly BaseMessage[];
+  /** Counts the summarizer's usage (the step's collector). */
+  readonly usage?: UsageCollector;
 }
 
 /**
@@ -78,7 +81,7 @@ export async function leadRequestHistory(deps: ActivityDeps, source: LeadHistory
 
   const model = deps.createModel(settings.model ?? input.modelName, { kind: 'summarizer' });
   const prompt = renderForSummary(previous?.text ?? null, history.slice(plan.start, plan.compact.end));
-  const text = await withHeartbeats((signal) => summarize(deps, model, prompt, source.input, signal));
+  const text = await withHeartbeats((signal) => summarize(deps, model, prompt, source, signal));
   if (text === null) return uncompacted;
   const { summary } = await deps.stores.summaries.putSummaryIfAbsent({ threadId: input.threadId, throughKey: through.key, runId: input.runId, text });
   return { messages: history.slice(plan.compact.end), summaryText: summary.text };
@@ -92,13 +95,14 @@ async function summarize(
   deps: ActivityDeps,
   model: BaseChatModel,
   prompt: string,
-  input: LeadHistorySource['input'],
+  { input, usage }: LeadHistorySource,
   signal: AbortSignal,
 ): Promise<string | null> {
   const answer = await callWithLlmRetries(
     () =>
       model.invoke([new SystemMessage(SUMMARY_INSTRUCTIONS), new HumanMessage(prompt)], {
         signal,
+        ...(usage === undefined ? {} : { callbacks: [usage] }),
         // Not tagged 'lead': this is not a lead turn (recorders and tracing tell them apart).
         tags: ['summarizer', 'lead-compaction', `agent:${input.agentName}`],
         metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },

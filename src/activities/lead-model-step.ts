@@ -15,6 +15,7 @@ import { DEFAULT_LLM_RETRY_POLICY, durableContextMessages, renderDurableContextD
 import { callWithLlmRetries } from '../middleware/agent';
 import { abortableDelay } from '../models/abortable-delay';
 import { usedToolCallIds, withUniqueToolCallIds } from './unique-tool-call-ids';
+import { UsageCollector } from './usage-collector';
 
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
@@ -33,7 +34,9 @@ export function createLeadModelStep(deps: ActivityDeps) {
     // Dangling calls repaired, user input framed, tool results neutralized, then compacted when
     // summarization is on: the summary joins the durable context, the delegation ledger below is
     // still derived from every stored record.
-    const { messages: history, summaryText } = await leadRequestHistory(deps, { input, records, thread });
+    // The step's usage counts each model call it makes: the compaction summarizer's and the lead's.
+    const usage = new UsageCollector();
+    const { messages: history, summaryText } = await leadRequestHistory(deps, { input, records, thread, usage });
     const now = (deps.now ?? (() => new Date()))();
     // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
     // texts are read now. The same renderer backs `deerflow prompt lead`.
@@ -61,6 +64,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
         () =>
           runnable.invoke(request, {
             signal,
+            callbacks: [usage],
             tags: ['lead', `agent:${input.agentName}`],
             metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
           }),
@@ -72,7 +76,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
     if (stored === undefined) throw new Error('Could not serialize the model response');
     const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
     const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
-    return toLeadTurn(key, kept, input.modelName, maxConcurrent);
+    return toLeadTurn(key, kept, input.modelName, maxConcurrent, usage.total);
   };
 }
 

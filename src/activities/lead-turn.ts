@@ -1,5 +1,5 @@
 import { AIMessage, mapStoredMessageToChatMessage, type StoredMessage } from '@langchain/core/messages';
-import { boundText, type LeadModelTurn, type ToolCall } from '../contracts';
+import { boundText, type LeadModelTurn, type TokenUsage, type ToolCall } from '../contracts';
 import { sha256Hex } from '../tools';
 import { messageText } from './message-text';
 import { usageOfMessage } from './usage-from-messages';
@@ -36,8 +36,11 @@ function errorFallbackOf(ai: AIMessage): LeadModelTurn['errorFallback'] {
   return { reason: String(kwargs['error_reason'] ?? 'generic'), detail: String(kwargs['error_detail'] ?? messageText(ai.content)) };
 }
 
-/** What the workflow learns about a stored lead message: its reference, briefs and tool calls. */
-export function toLeadTurn(key: string, ai: AIMessage, modelName: string, maxConcurrent?: number): LeadModelTurn {
+/**
+ * What the workflow learns about a stored lead message: its reference, briefs and tool calls.
+ * `usage` is what the step's model calls spent (the response's own by default).
+ */
+export function toLeadTurn(key: string, ai: AIMessage, modelName: string, maxConcurrent?: number, usage: TokenUsage | null = usageOfMessage(ai)): LeadModelTurn {
   const text = messageText(ai.content);
   // OpenAI-style providers say `finish_reason`, Anthropic `stop_reason`, Ollama `done_reason`.
   const metadata = ai.response_metadata ?? {};
@@ -49,7 +52,7 @@ export function toLeadTurn(key: string, ai: AIMessage, modelName: string, maxCon
     contentSha256: sha256Hex(text),
     toolCalls: (ai.tool_calls ?? []).map(briefToolCall),
     finishReason: typeof finish === 'string' ? finish : null,
-    usage: usageOfMessage(ai),
+    usage,
     modelName,
     ...(maxConcurrent === undefined ? {} : { maxConcurrent }),
   };

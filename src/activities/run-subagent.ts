@@ -11,6 +11,7 @@ import {
   TaskToolArgsSchema,
   type SubagentEvidence,
   type SubagentExecutionResult,
+  type SubagentProgress,
   type SubagentTaskInput,
   type TokenUsage,
 } from '../contracts';
@@ -22,13 +23,15 @@ import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
 import { createAgentTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
-import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
+import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
+import { untilStored } from './until-stored';
 import { armTaskDeadline, TaskDeadlineExceeded } from './task-deadline';
 import { taskTimeoutQuery } from '../workflows/lead-run-messages';
 import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step-capture';
 import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
-import { usageOfMessages } from './usage-from-messages';
+import { TaskProgressReporter } from './task-progress-reporter';
+import { UsageCollector } from './usage-collector';
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
@@ -57,7 +60,10 @@ export function createRunSubagent(deps: ActivityDeps) {
 
     let messages: readonly BaseMessage[] = [];
     let steps = 0;
-    const progress = () => ({ steps, usage: usageOfMessages(messages) });
+    const progress = (): SubagentProgress => ({ steps, usage: usage.total, modelName, evidence: receipts?.withoutReport() ?? null });
+    // Every model response of this execution, the summarizer's included, published as it arrives.
+    const reporter = new TaskProgressReporter(input);
+    const usage = new UsageCollector(() => reporter.publish(progress()));
     // An extendable task enforces its own deadline, asking the run for extensions when it is reached.
     const deadline = input.deadlineSeconds === undefined ? null : armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(input.taskId));
     try {
@@ -80,6 +86,7 @@ export function createRunSubagent(deps: ActivityDeps) {
               streamMode: 'values',
               recursionLimit: recursionLimitForTurns(input.maxTurns, middleware),
               signal,
+              callbacks: [usage],
               context: { run_id: runKey, thread_id: input.threadId },
             },
           );
@@ -91,8 +98,10 @@ export function createRunSubagent(deps: ActivityDeps) {
             const total = steps + fresh.length;
             for (const message of fresh) {
               steps += 1;
-              await events.add({ ...buildSubagentStep(message, input.taskId, steps), total_messages: total }, usageOfMessages(messages));
+              await events.add({ ...buildSubagentStep(message, input.taskId, steps), total_messages: total }, usage.total);
             }
+            // A tool result may bring new receipts: the run keeps the latest evidence too.
+            if (fresh.length > 0) await reporter.publish(progress());
           }
         } catch (err) {
           rethrowIfCancelled(signal);
@@ -102,14 +111,18 @@ export function createRunSubagent(deps: ActivityDeps) {
         rethrowIfCancelled(signal);
         return finishedOutcome(messages, consumeStopReason(guards, runKey));
       }, progress);
-      return await finish(deps, input, modelName, outcome, usageOfMessages(messages), steps, evidenceOf(receipts, outcome));
+      // Heartbeats go on while the result is stored: a store outage must not cost the lease.
+      return await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome)), progress);
     } catch (err) {
       if (isCancelledFailure(err)) throw err;
-      // The workflow decides the task timed out; steps written so far stay.
-      if (err instanceof TaskDeadlineExceeded) throw ApplicationFailure.nonRetryable(err.message, TASK_DEADLINE_EXCEEDED_TYPE);
+      // Runs again on another worker (the workflow decides), never a failed result of this task.
+      if (isWorkerShutdownFailure(err)) throw err;
+      // The workflow decides the task timed out; steps written so far stay. The details carry what
+      // the execution spent, since it cannot return a result.
+      if (err instanceof TaskDeadlineExceeded) throw ApplicationFailure.nonRetryable(err.message, TASK_DEADLINE_EXCEEDED_TYPE, progress());
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
-      return finish(deps, input, modelName, failed, usageOfMessages(messages), steps, evidenceOf(receipts, failed));
+      return finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed));
     } finally {
       deadline?.stop();
       await events.flush();
@@ -209,7 +222,7 @@ async function finish(
   const resultRef =
     text === null
       ? null
-      : await deps.stores.results.putResult({ threadId: input.threadId, runId: input.runId, taskId: input.taskId, attempt: input.attempt, text });
+      : await untilStored(() => deps.stores.results.putResult({ threadId: input.threadId, runId: input.runId, taskId: input.taskId, attempt: input.attempt, text }));
   return {
     taskId: input.taskId,
     attempt: input.attempt,

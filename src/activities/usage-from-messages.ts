@@ -1,5 +1,5 @@
-import { AIMessage, type BaseMessage } from '@langchain/core/messages';
-import { addUsage, type TokenUsage } from '../contracts';
+import type { AIMessage } from '@langchain/core/messages';
+import type { TokenUsage } from '../contracts';
 
 /**
  * Usage of one AI message, or null when the provider reported none. A response whose counts are
@@ -13,19 +13,4 @@ export function usageOfMessage(message: AIMessage): TokenUsage | null {
   const total = (meta.total_tokens ?? 0) > 0 ? meta.total_tokens : input + output;
   if (total <= 0) return null;
   return { input_tokens: input, output_tokens: output, total_tokens: total };
-}
-
-/** Cumulative usage over the AI messages of a conversation (each counted once), or null. */
-export function usageOfMessages(messages: readonly BaseMessage[]): TokenUsage | null {
-  const seen = new Set<string>();
-  let usage: TokenUsage | null = null;
-  for (const message of messages) {
-    if (!AIMessage.isInstance(message)) continue;
-    if (message.id) {
-      if (seen.has(message.id)) continue;
-      seen.add(message.id);
-    }
-    usage = addUsage(usage, usageOfMessage(message));
-  }
-  return usage;
 }

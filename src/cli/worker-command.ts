@@ -3,10 +3,13 @@ import type { LoadedConfig } from '../config';
 import { openStores } from '../store';
 import { createWorkers, type WorkerQueues } from '../worker/create-workers';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
+import { stopSignals } from './stop-signals';
 
 /**
  * `deerflow worker`: a long-running worker process for an existing cluster (both task queues).
- * Stops gracefully on SIGINT/SIGTERM, letting running activities finish or heartbeat-cancel.
+ * On SIGINT/SIGTERM it stops polling and lets running subagents and tools finish for
+ * `worker.shutdown_grace_seconds`; what is left is cancelled and retried on another worker at once.
+ * A second signal exits at once.
  */
 export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues = 'all'): Promise<number> {
   const { config } = loaded;
@@ -21,14 +24,21 @@ export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues =
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   try {
     const workers = await createWorkers({ connection, namespace: config.temporal.namespace, loaded, stores, queues });
-    const stop = () => workers.shutdown();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const signals = stopSignals(log);
+    void signals.received.then(() => {
+      log(`deerflow worker stopping: running work has ${config.worker.shutdown_grace_seconds} s to finish (signal again to stop at once)`);
+      workers.shutdown();
+    });
     process.stderr.write(
       `deerflow worker on ${config.temporal.address} (namespace ${config.temporal.namespace}), ` +
         `queues: ${queues}` + (queues === 'workflows' ? '\n' : `, ${config.subagent_runtime.max_running} subagent slots\n`),
     );
-    await workers.run();
+    try {
+      await workers.run();
+    } finally {
+      signals.dispose();
+    }
     return 0;
   } finally {
     await connection.close();

@@ -80,8 +80,10 @@ export const ScenarioSchema = z.strictObject(
   {
     lead: TurnListSchema.optional(),
     subagents: z.array(SubagentRuleSchema, { error: 'must be a list of rules' }).optional(),
+    /** The compaction summarizer: its answers are generated, only the usage it reports is scripted. */
+    summarizer: z.strictObject({ usage: ScenarioUsageSchema.optional() }).optional(),
   },
-  { error: 'must be an object with "lead" and/or "subagents"' },
+  { error: 'must be an object with "lead", "subagents" and/or "summarizer"' },
 );
 /** A parsed scenario. */
 export type Scenario = z.output<typeof ScenarioSchema>;

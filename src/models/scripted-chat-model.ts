@@ -142,7 +142,7 @@ export class ScriptedChatModel extends BaseChatModel {
     if (signal?.aborted === true) throw abortReason(signal);
     const violation = this.strict ? checkProviderRequest(messages) : null;
     if (violation !== null) throw ScriptedProviderError.invalidRequest(violation);
-    if (this.role.kind === 'summarizer') return this.result(scriptedSummary(messages), [], undefined);
+    if (this.role.kind === 'summarizer') return this.result(scriptedSummary(messages), [], this.fields.scenario.summarizer?.usage);
     if (this.cursor.position === null) Object.assign(this.cursor, deriveCursor(messages));
     const position = this.cursor.position ?? 0;
     this.cursor.position = position + 1;

@@ -8,6 +8,9 @@ import { subagentBacklogReader } from './subagent-backlog';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
 
+/** How long past the shutdown grace a worker waits for cancelled activities before it gives up on them. */
+export const SHUTDOWN_FORCE_MARGIN_MS = 15_000;
+
 let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
 
 /** The workflow bundle, built once per process (bundling takes seconds). */
@@ -56,6 +59,10 @@ export interface DeerflowWorkers {
   readonly subagents: Worker | null;
   /** Runs the workers until `shutdown()` (or a fatal error). */
   run(): Promise<void>;
+  /**
+   * Stops polling at once; running activities get `worker.shutdown_grace_seconds` to finish, then
+   * are cancelled and retried elsewhere. `run()` resolves when everything has stopped.
+   */
   shutdown(): void;
 }
 
@@ -83,6 +90,11 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     },
   };
   const queues = options.queues ?? 'all';
+  // After the grace the SDK cancels running activities (reason WORKER_SHUTDOWN); they end as a
+  // retryable failure so another worker takes them over at once. The force time bounds a tool that
+  // ignores its abort signal, so a deploy never hangs on it.
+  const graceMs = config.worker.shutdown_grace_seconds * 1000;
+  const shutdown = { shutdownGraceTime: graceMs, shutdownForceTime: graceMs + SHUTDOWN_FORCE_MARGIN_MS };
   const workflow = queues === 'subagents' ? null : await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -90,6 +102,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     workflowBundle: await workflowBundle(),
     activities: createLeadActivities(deps),
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+    ...shutdown,
   });
   const subagents = queues === 'workflows' ? null : await Worker.create({
     connection: options.connection,
@@ -100,6 +113,7 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     // Cancellation reaches an activity only through a heartbeat response: send them often enough
     // that cancelling a run stops its subagents within seconds (the SDK default waits up to 24 s).
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+    ...shutdown,
   });
   const workers = [workflow, subagents].filter((w): w is Worker => w !== null);
   return {

@@ -37,8 +37,8 @@ function terminal(status: TerminalBatchItemStatus, error: string | null, result:
 /**
  * Decides what one try of a batch item means (SPEC Appendix C.3). A capacity refusal or queue
  * timeout happened before the model ran: it uses no attempt. A failed result, a crash, an
- * execution timeout and an expired lease (heartbeat timeout) each use one; the last one ends the
- * item with that failure.
+ * execution timeout, an expired lease (heartbeat timeout) and a worker that shut down each use
+ * one; the last one ends the item with that failure.
  */
 export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionContext): ItemDecision {
   const last = ctx.attempt >= ctx.maxAttempts;
@@ -55,6 +55,8 @@ export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionCo
       return terminal('cancelled', null);
     case 'error':
       return failure('failed', 'failed', outcome.message);
+    case 'worker_stopped':
+      return failure('lost', 'failed', `Subagent worker shut down before the item finished`);
     case 'timeout':
       switch (outcome.timeoutType) {
         case 'SCHEDULE_TO_START':

@@ -1,15 +1,33 @@
 import { ActivityFailure, ApplicationFailure, CancelledFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { TASK_DEADLINE_EXCEEDED_TYPE } from '../contracts/failure-types';
+import { TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
+import type { SubagentProgress } from '../contracts/subagent-progress';
+import { inputSchemas } from './input-schemas';
 import type { ExecutionOutcome } from './task-outcome';
+
+/**
+ * What a subagent execution that timed out reported last: an execution past its own deadline puts
+ * it in its failure's details; Temporal's own timeouts leave the last heartbeat's (throttled by the
+ * SDK, and also kept on the task by signal `taskProgress`). Old histories' heartbeats lack the
+ * model and evidence; other activities report none.
+ */
+function reportedProgress(details: unknown): { progress?: SubagentProgress } {
+  // Only an execution that ran reports progress: the schema is loaded then, never for a clean result.
+  if (details === undefined || details === null) return {};
+  const parsed = inputSchemas.subagentProgress().safeParse(details);
+  return parsed.success ? { progress: parsed.data } : {};
+}
 
 /** Turns what a failed activity call (`runSubagent`, `runLeadTool`) threw into an {@link ExecutionOutcome}. */
 export function classifyActivityFailure(err: unknown): Exclude<ExecutionOutcome, { kind: 'result' }> {
   const cause = err instanceof ActivityFailure ? err.cause : err;
   if (cause instanceof TimeoutFailure && cause.timeoutType !== undefined) {
-    return { kind: 'timeout', timeoutType: cause.timeoutType };
+    return { kind: 'timeout', timeoutType: cause.timeoutType, ...reportedProgress(cause.lastHeartbeatDetails) };
   }
   // The execution hit its own extendable deadline: the same verdict as Temporal's execution timeout.
-  if (cause instanceof ApplicationFailure && cause.type === TASK_DEADLINE_EXCEEDED_TYPE) return { kind: 'timeout', timeoutType: 'START_TO_CLOSE' };
+  if (cause instanceof ApplicationFailure && cause.type === TASK_DEADLINE_EXCEEDED_TYPE) {
+    return { kind: 'timeout', timeoutType: 'START_TO_CLOSE', ...reportedProgress(cause.details?.[0]) };
+  }
+  if (cause instanceof ApplicationFailure && cause.type === WORKER_SHUTDOWN_TYPE) return { kind: 'worker_stopped' };
   if (cause instanceof CancelledFailure || isCancellation(err)) return { kind: 'cancelled' };
   const message = cause instanceof Error ? cause.message : String(cause);
   return { kind: 'error', message: message || 'Subagent execution failed' };

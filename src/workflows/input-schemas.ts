@@ -1,5 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- see below: these requires are the point */
 import type * as BatchWorkflows from '../contracts/batch-workflows';
+import type * as SubagentProgress from '../contracts/subagent-progress';
 import type * as ToolArgs from '../contracts/tool-args';
 import type * as WorkflowIo from '../contracts/workflow-io';
 
@@ -18,4 +19,6 @@ export const inputSchemas = {
   cancelTaskRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).CancelTaskRequestSchema,
   extendTaskRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).ExtendTaskRequestSchema,
   answerClarificationRequest: () => (require('../contracts/workflow-io') as typeof WorkflowIo).AnswerClarificationRequestSchema,
+  subagentProgress: () => (require('../contracts/subagent-progress') as typeof SubagentProgress).SubagentProgressSchema,
+  taskProgressReport: () => (require('../contracts/subagent-progress') as typeof SubagentProgress).TaskProgressReportSchema,
 };

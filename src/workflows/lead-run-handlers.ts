@@ -2,7 +2,7 @@ import { condition, setHandler } from '@temporalio/workflow';
 import type { LeadRunState, TaskPhase, TaskState, WireStatus } from '../contracts';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext, TaskControl } from './lead-run-context';
-import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, taskTimeoutQuery } from './lead-run-messages';
+import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, taskProgressSignal, taskTimeoutQuery } from './lead-run-messages';
 
 /**
  * The lead run's queries and updates: `state`, `taskTimeout`, `cancelTask`, `extendTask`,
@@ -16,6 +16,17 @@ export function registerLeadRunHandlers(run: LeadRunContext): void {
     const control = taskControls.get(taskId);
     const task = state.tasks.find((t) => t.taskId === taskId);
     return control === undefined || task === undefined ? 0 : control.timeoutSeconds + task.extendedSeconds;
+  });
+  setHandler(taskProgressSignal, (raw) => {
+    // Signals have no validator: a malformed, late or stale report changes nothing.
+    const report = inputSchemas.taskProgressReport().safeParse(raw);
+    if (!report.success) return;
+    const { taskId, attempt, progress } = report.data;
+    const task = state.tasks.find((t) => t.taskId === taskId);
+    if (task === undefined || task.status !== 'running' || task.attempts !== attempt) return;
+    task.usage = progress.usage;
+    task.modelName = progress.modelName ?? task.modelName;
+    task.evidence = progress.evidence;
   });
   setHandler(
     cancelTaskUpdate,

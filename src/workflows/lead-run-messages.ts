@@ -1,4 +1,4 @@
-import { defineQuery, defineUpdate } from '@temporalio/workflow';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AnswerClarificationRequest,
   AnswerClarificationResult,
@@ -7,6 +7,7 @@ import type {
   ExtendTaskRequest,
   ExtendTaskResult,
   LeadRunState,
+  TaskProgressReport,
 } from '../contracts';
 
 /** Live state of a lead run: tasks, statuses, stop reasons, usage. */
@@ -24,6 +25,12 @@ export const cancelTaskUpdate = defineUpdate<CancelTaskResult, [CancelTaskReques
  * `maxTaskExtensionSeconds` in total; refused once the task is terminal or the ceiling is reached.
  */
 export const extendTaskUpdate = defineUpdate<ExtendTaskResult, [ExtendTaskRequest]>('extendTask');
+
+/**
+ * What a running task's execution has spent and found so far (usage, model, latest evidence), sent
+ * by `runSubagent` after each model response; ignored once the task ended or for another attempt.
+ */
+export const taskProgressSignal = defineSignal<[TaskProgressReport]>('taskProgress');
 
 /** A task's timeout right now (its own plus extensions), in seconds; 0 for a task the run does not know. */
 export const taskTimeoutQuery = defineQuery<number, [string]>('taskTimeout');

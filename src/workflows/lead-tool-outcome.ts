@@ -19,6 +19,9 @@ export function decideLeadToolFailure(
       return { status: 'cancelled', error: 'cancelled' };
     case 'error':
       return { status: 'failed', error: outcome.message };
+    case 'worker_stopped':
+      // Never rerun behind the lead's back: the tool may have run in part.
+      return { status: 'failed', error: "the tool's worker shut down before it finished (it may have run in part); call it again if still needed" };
     case 'timeout':
       return outcome.timeoutType === 'HEARTBEAT'
         ? { status: 'failed', error: `the tool's worker stopped responding (no heartbeat for ${limits.heartbeatTimeoutSeconds} s)` }

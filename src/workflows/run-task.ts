@@ -43,7 +43,7 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
     .catch(() => undefined);
   try {
     const decision = await work.run(() => runTask(ctx, task, subagent, toolCallId));
-    return overrun ? pollingTimedOut(currentTimeout(task, subagent), 'running') : decision;
+    return overrun ? pollingTimedOut(currentTimeout(task, subagent), 'running', decision.progress) : decision;
   } finally {
     timer.cancel();
     await net;
@@ -119,18 +119,25 @@ async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogE
   }
 }
 
-/** Copies a terminal decision onto the task's state. */
+/**
+ * Copies a terminal decision onto the task's state. Usage, model and evidence come from the result,
+ * else from what the ending execution reported; with neither (a cancelled execution's failure
+ * carries nothing), the task keeps what signal `taskProgress` last set.
+ */
 export function applyDecision(task: TaskState, decision: TerminalDecision): void {
-  const result = decision.result;
+  const { result, progress } = decision;
   task.status = decision.status;
   task.stopReason = decision.stopReason;
   task.error = decision.error;
   task.errorCode = decision.errorCode;
-  task.modelName = result?.modelName ?? null;
-  task.usage = result?.usage ?? null;
+  const spent = result ?? progress;
+  if (spent !== undefined && spent !== null) {
+    task.modelName = spent.modelName ?? task.modelName;
+    task.usage = spent.usage;
+    // Results recorded before receipts existed carry no evidence field.
+    task.evidence = spent.evidence ?? null;
+  }
   task.resultBrief = result?.resultBrief ?? null;
   task.resultSha256 = result?.resultSha256 ?? null;
   task.resultRef = result?.resultRef ?? null;
-  // Results recorded before receipts existed carry no evidence field.
-  task.evidence = result?.evidence ?? null;
 }

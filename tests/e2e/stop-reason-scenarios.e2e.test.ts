@@ -4,10 +4,13 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { parse, stringify } from 'yaml';
 import { z } from 'zod';
+import { DeerFlowClient } from '../../src/client';
 import { loadConfig } from '../../src/config';
 import { RUN_STOP_REASONS, RunJsonOutputSchema, RunStatusSchema, RunStopReasonSchema, type RunJsonOutput } from '../../src/contracts';
 import { openStores, type Stores } from '../../src/store';
+import { leadRunWorkflowId } from '../../src/workflows/lead-run-messages';
 import { createWorkers } from '../../src/worker/create-workers';
+import { ModelRequestRecorder } from '../support/model-request-recorder';
 import { createTestEnv } from '../support/temporal-env';
 import { runCli, type CliResult } from './run-cli';
 
@@ -151,6 +154,70 @@ test.each(CASES)('stop-reason case %s', async (name) => {
       const parts = ([] as string[]).concat(expected.final_message_contains ?? []);
       for (const part of parts) expect(output.final_message).toContain(part);
     }
+  } finally {
+    workers.shutdown();
+    await running;
+    await stores.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('deerflow run --json reports usage and model for tasks that completed, failed, timed out and were cancelled', async () => {
+  const server = env!;
+  const namespace = server.namespace ?? 'default';
+  const dir = mkdtempSync(join(tmpdir(), 'deerflow-usage-'));
+  const task = (description: string) => ({ name: 'task', args: { description, prompt: `${description}: work`, subagent_type: 'general-purpose' } });
+  const listing = { content: 'looking', tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 30, output_tokens: 5 } };
+  const hang = { content: 'late', delay_ms: 60_000, usage: { input_tokens: 1, output_tokens: 1 } };
+  writeFileSync(
+    join(dir, 'scenario.yaml'),
+    stringify({
+      lead: [{ tool_calls: [task('Done'), task('Broken'), task('Slow'), task('Stopped')] }, { content: 'summarized' }],
+      subagents: [
+        { match: 'Done', turns: [{ content: 'done', usage: { input_tokens: 10, output_tokens: 1 } }] },
+        { match: 'Broken', turns: [listing, { error: '400 invalid request' }] },
+        { match: '*', turns: [listing, hang] },
+      ],
+    }),
+  );
+  const configPath = join(dir, 'config.yaml');
+  writeFileSync(
+    configPath,
+    stringify({
+      models: [{ name: 'scripted', provider: 'scripted', script: './scenario.yaml' }],
+      default_model: 'scripted',
+      store: { data_dir: join(dir, 'data') },
+      subagents: { timeout_seconds: 5 },
+      subagent_runtime: { max_running: 4 },
+    }),
+  );
+  const loaded = loadConfig({ path: configPath, env: { TEMPORAL_ADDRESS: server.address } });
+  const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+  const recorder = new ModelRequestRecorder();
+  const workers = await createWorkers({ connection: server.nativeConnection, namespace, loaded, stores, modelCallbacks: [recorder] });
+  const running = workers.run();
+  try {
+    const cli = runCli(['run', '--json', '--config', configPath, '--thread', 'usage-thread', MESSAGE], {
+      cwd: dir,
+      temporalAddress: server.address,
+      env: { TEMPORAL_NAMESPACE: namespace, TEMPORAL_UI_URL: '', DATABASE_URL: '' },
+      timeoutMs: 60_000,
+    });
+    // Task 0.3 ("Stopped") is cancelled once its second model call is in flight, before it times out.
+    const stoppedCalls = () => recorder.requests.filter((r) => r.messages.some((m) => m.text.includes('Stopped: work'))).length;
+    while (stoppedCalls() < 2) await new Promise((r) => setTimeout(r, 50));
+    const [record] = await stores.messages.listMessages('usage-thread');
+    const client = new DeerFlowClient(server.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
+    await client.cancelTask(leadRunWorkflowId('usage-thread', record!.runId), '0.3');
+
+    const output = parseOutput('usage', await cli);
+    const listed = { input_tokens: 30, output_tokens: 5, total_tokens: 35 };
+    expect(output.tasks.map((t) => [t.description, t.status, t.model, t.token_usage])).toEqual([
+      ['Done', 'completed', 'scripted', { input_tokens: 10, output_tokens: 1, total_tokens: 11 }],
+      ['Broken', 'failed', 'scripted', listed],
+      ['Slow', 'timed_out', 'scripted', listed],
+      ['Stopped', 'cancelled', 'scripted', listed],
+    ]);
   } finally {
     workers.shutdown();
     await running;

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type UsageMetadata } from '@langchain/core/messages';
 import { NO_RESPONSE_SENTINEL, extractFinalResult } from '../../../src/activities/final-result';
-import { usageOfMessage, usageOfMessages } from '../../../src/activities/usage-from-messages';
+import { usageOfMessage } from '../../../src/activities/usage-from-messages';
 
 const usage = (input: number, output: number, total: number): UsageMetadata => ({
   input_tokens: input,
@@ -33,39 +33,6 @@ describe('usageOfMessage (SPEC §5)', () => {
 
   it('a total alone counts as usage', () => {
     expect(usageOfMessage(aiWithUsage(usage(0, 0, 9)))).toEqual({ input_tokens: 0, output_tokens: 0, total_tokens: 9 });
-  });
-});
-
-describe('usageOfMessages', () => {
-  it('no AI messages or no reported usage → null', () => {
-    expect(usageOfMessages([])).toBeNull();
-    expect(usageOfMessages([new HumanMessage('hi'), new AIMessage('a'), aiWithUsage(usage(0, 0, 0))])).toBeNull();
-  });
-
-  it('sums the AI messages that reported usage', () => {
-    const messages = [
-      new HumanMessage('task'),
-      aiWithUsage(usage(10, 2, 12), 'a1'),
-      new ToolMessage({ content: 'out', tool_call_id: 't1', name: 'ls' }),
-      aiWithUsage(undefined, 'a2'),
-      aiWithUsage(usage(20, 5, 0), 'a3'),
-    ];
-    expect(usageOfMessages(messages)).toEqual({ input_tokens: 30, output_tokens: 7, total_tokens: 37 });
-  });
-
-  it('counts each message id once', () => {
-    const first = aiWithUsage(usage(10, 2, 12), 'a1');
-    const duplicate = aiWithUsage(usage(10, 2, 12), 'a1');
-    expect(usageOfMessages([first, duplicate, first])).toEqual({ input_tokens: 10, output_tokens: 2, total_tokens: 12 });
-    expect(usageOfMessages([first, aiWithUsage(usage(1, 1, 2), 'a2')])).toEqual({ input_tokens: 11, output_tokens: 3, total_tokens: 14 });
-  });
-
-  it('counts id-less messages individually', () => {
-    expect(usageOfMessages([aiWithUsage(usage(1, 1, 2)), aiWithUsage(usage(1, 1, 2))])).toEqual({
-      input_tokens: 2,
-      output_tokens: 2,
-      total_tokens: 4,
-    });
   });
 });
 

@@ -80,7 +80,7 @@ describe('scenario schema', () => {
       'lead.0.tool_calls.0.args: must be an object',
     ]);
     expect(expectInvalid(() => parseScenario([1], 'a.yaml')).issues).toEqual([
-      '(root): must be an object with "lead" and/or "subagents"',
+      '(root): must be an object with "lead", "subagents" and/or "summarizer"',
     ]);
   });
 

@@ -60,6 +60,11 @@ describe('decideItemOutcome', () => {
     expect(decideItemOutcome(lost, ctx({ attempt: 3 }))).toMatchObject({ kind: 'terminal', status: 'failed' });
   });
 
+  test('a worker that shut down uses an attempt and is retried as lost', () => {
+    expect(decideItemOutcome({ kind: 'worker_stopped' }, ctx())).toEqual({ kind: 'retry', outcome: 'lost', error: 'Subagent worker shut down before the item finished' });
+    expect(decideItemOutcome({ kind: 'worker_stopped' }, ctx({ attempt: 3 }))).toMatchObject({ kind: 'terminal', status: 'failed' });
+  });
+
   test('the execution timeout is retried, and ends timed_out on the last attempt', () => {
     const timeout = { kind: 'timeout', timeoutType: 'START_TO_CLOSE' } as const;
     expect(decideItemOutcome(timeout, ctx())).toEqual({ kind: 'retry', outcome: 'failed', error: 'Execution timed out after 900 seconds' });

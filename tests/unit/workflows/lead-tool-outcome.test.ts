@@ -21,6 +21,13 @@ describe('decideLeadToolFailure', () => {
     });
   });
 
+  it('a worker that shut down fails the call (never rerun behind the lead), saying it may have run in part', () => {
+    expect(decideLeadToolFailure({ kind: 'worker_stopped' }, limits)).toEqual({
+      status: 'failed',
+      error: "the tool's worker shut down before it finished (it may have run in part); call it again if still needed",
+    });
+  });
+
   it('an activity error keeps its message', () => {
     expect(decideLeadToolFailure({ kind: 'error', message: 'store unavailable' }, limits)).toEqual({ status: 'failed', error: 'store unavailable' });
   });

@@ -1,5 +1,5 @@
 import type { SubagentExecutionResult } from '../../../src/contracts';
-import { capacityRejected, decideTaskOutcome, type DecisionContext, type ExecutionOutcome } from '../../../src/workflows/task-outcome';
+import { capacityRejected, decideTaskOutcome, pollingTimedOut, type DecisionContext, type ExecutionOutcome } from '../../../src/workflows/task-outcome';
 
 const ctx: DecisionContext = { cancelRequested: false, attempt: 1, maxAttempts: 3, timeoutSeconds: 1800, queueTimeoutSeconds: 300 };
 
@@ -171,6 +171,27 @@ describe('decideTaskOutcome: heartbeat timeouts (lost worker)', () => {
   });
 });
 
+describe('decideTaskOutcome: a worker that shut down gracefully', () => {
+  const stopped: ExecutionOutcome = { kind: 'worker_stopped' };
+
+  it('retries within the attempt budget, like a lost worker', () => {
+    expect(decideTaskOutcome(stopped, { ...ctx, attempt: 1, maxAttempts: 3 })).toEqual({ kind: 'retry' });
+    expect(decideTaskOutcome(stopped, { ...ctx, attempt: 2, maxAttempts: 3 })).toEqual({ kind: 'retry' });
+  });
+
+  it('fails on the last attempt, saying the worker shut down', () => {
+    expect(decideTaskOutcome(stopped, { ...ctx, attempt: 3, maxAttempts: 3 })).toMatchObject({
+      kind: 'terminal',
+      status: 'failed',
+      error: 'Subagent worker shut down during the last of 3 attempts',
+    });
+  });
+
+  it('ends cancelled when the run was cancelled meanwhile', () => {
+    expect(decideTaskOutcome(stopped, { ...ctx, cancelRequested: true })).toMatchObject({ kind: 'terminal', status: 'cancelled' });
+  });
+});
+
 describe('decideTaskOutcome: unknown inputs', () => {
   it('throws on an unknown outcome kind', () => {
     const bogus = { kind: 'mystery' } as unknown as ExecutionOutcome;
@@ -186,12 +207,38 @@ describe('decideTaskOutcome: unknown inputs', () => {
 describe('cancellation fences late outcomes (first terminal writer wins)', () => {
   const cancelled = { ...ctx, cancelRequested: true };
   test.each([
-    ['a completed result', { kind: 'result', result: result() }],
     ['a timeout', { kind: 'timeout', timeoutType: 'START_TO_CLOSE' }],
     ['a lost worker', { kind: 'timeout', timeoutType: 'HEARTBEAT' }],
     ['an error', { kind: 'error', message: 'boom' }],
   ] as const)('%s arriving after the run was cancelled ends the task cancelled', (_name, outcome) => {
     expect(decideTaskOutcome(outcome, cancelled)).toEqual({ kind: 'terminal', status: 'cancelled', stopReason: null, error: null, errorCode: null, result: null });
+  });
+
+  test('a completed result arriving after the cancel ends the task cancelled, keeping what it spent', () => {
+    const r = result();
+    expect(decideTaskOutcome({ kind: 'result', result: r }, cancelled)).toEqual({
+      kind: 'terminal',
+      status: 'cancelled',
+      stopReason: null,
+      error: null,
+      errorCode: null,
+      result: null,
+      progress: { steps: r.steps, usage: r.usage, modelName: r.modelName, evidence: null },
+    });
+  });
+});
+
+describe('an execution that ended without a result keeps what it reported', () => {
+  const progress = { steps: 3, usage: { input_tokens: 30, output_tokens: 5, total_tokens: 35 }, modelName: 'demo', evidence: null };
+
+  test('timed out (execution cap) and lost on the last attempt carry the reported progress', () => {
+    expect(decideTaskOutcome({ kind: 'timeout', timeoutType: 'START_TO_CLOSE', progress }, ctx)).toMatchObject({ status: 'timed_out', progress });
+    expect(decideTaskOutcome({ kind: 'timeout', timeoutType: 'HEARTBEAT', progress }, { ...ctx, attempt: 3 })).toMatchObject({ status: 'failed', progress });
+  });
+
+  test('the safety net keeps the progress of the execution it gave up on', () => {
+    expect(pollingTimedOut(120, 'running', progress)).toMatchObject({ status: 'polling_timed_out', progress });
+    expect(pollingTimedOut(120, 'running')).not.toHaveProperty('progress');
   });
 });
 
