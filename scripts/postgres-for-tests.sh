@@ -8,7 +8,9 @@
 # The cluster listens on 127.0.0.1 only, on a free port, with trust auth and fsync off: it holds
 # test data and nothing else. Its files live under .tools/postgres-test (git-ignored), or under a
 # temp folder when the `postgres` OS user cannot reach the checkout.
-# Environment: PG_BIN (folder with initdb/pg_ctl), DEERFLOW_TEST_PG_DIR (cluster folder).
+# Environment: PG_BIN (folder with initdb/pg_ctl), DEERFLOW_TEST_PG_DIR (cluster folder),
+# DEERFLOW_TEST_PG_PORT (listen on this port instead of a free one: a test that stops and restarts its
+# own cluster keeps the URL it handed out).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -102,7 +104,7 @@ if as_owner "$BIN/pg_ctl" -D "$DATA" status >/dev/null 2>&1; then
   PORT="$(cat "$PORT_FILE")"
   log "reusing the running test cluster on 127.0.0.1:$PORT"
 else
-  PORT="$(free_port)"
+  PORT="${DEERFLOW_TEST_PG_PORT:-$(free_port)}"
   log "starting the test cluster on 127.0.0.1:$PORT (log: $BASE/server.log)"
   as_owner touch "$BASE/server.log"
   as_owner "$BIN/pg_ctl" -D "$DATA" -l "$BASE/server.log" -w -t 60 start \

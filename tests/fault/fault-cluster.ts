@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { NativeConnection } from '@temporalio/worker';
 import { stringify } from 'yaml';
 import { loadConfig, type LoadedConfig } from '../../src/config';
 import { openStores, type Stores } from '../../src/store';
@@ -10,17 +11,20 @@ import { createWorkers, type WorkerQueues } from '../../src/worker/create-worker
 import { createTestEnv } from '../support/temporal-env';
 import { startSubagentWorkerProcess } from './subagent-worker-process';
 
-/** What a fault test drives: a dev server, in-process workers, and one subagent worker process to kill. */
+/** What a fault test drives: a dev server, in-process workers, and subagent worker processes to kill. */
 export interface FaultCluster {
   env(): TestWorkflowEnvironment;
   /** Writes the scenario and config, opens the SQLite stores (closed after the file's tests). */
   configure(scenario: Record<string, unknown>, config: Record<string, unknown>): Promise<{ loaded: LoadedConfig; stores: Stores; configPath: string }>;
-  /** Runs in-process workers for `queues` until the file's tests end. */
-  startWorkers(loaded: LoadedConfig, stores: Stores, queues: WorkerQueues): Promise<void>;
-  /** Starts the subagent worker process (`deerflow worker --queues subagents`). */
-  startWorkerProcess(configPath: string): Promise<void>;
-  /** SIGKILLs the worker process and waits until it is gone. */
-  killWorkerProcess(): Promise<void>;
+  /**
+   * Runs in-process workers for `queues` until the file's tests end. `ownConnection` gives them a
+   * connection of their own: the SDK allows one worker per task queue on a connection.
+   */
+  startWorkers(loaded: LoadedConfig, stores: Stores, queues: WorkerQueues, options?: { ownConnection?: boolean }): Promise<void>;
+  /** Starts the subagent worker process (`deerflow worker --queues subagents`); resolves with its pid once it serves. */
+  startWorkerProcess(configPath: string): Promise<number>;
+  /** SIGKILLs the worker process `pid` (default: the last one started) and waits until it is gone. */
+  killWorkerProcess(pid?: number): Promise<void>;
 }
 
 /** One dev server and temp folder per fault test file, registered as jest hooks, everything stopped after. */
@@ -28,7 +32,8 @@ export function useFaultCluster(): FaultCluster {
   let env: TestWorkflowEnvironment | undefined;
   let dir = '';
   let stores: Stores | undefined;
-  let child: ChildProcess | null = null;
+  const children = new Map<number, ChildProcess>();
+  let lastPid: number | undefined;
   const workers: Array<{ shutdown(): void }> = [];
   const running: Promise<void>[] = [];
   beforeAll(async () => {
@@ -36,7 +41,7 @@ export function useFaultCluster(): FaultCluster {
     dir = mkdtempSync(join(tmpdir(), 'deerflow-fault-'));
   }, 60_000);
   afterAll(async () => {
-    if (child && child.exitCode === null) child.kill('SIGKILL');
+    for (const child of children.values()) if (child.exitCode === null) child.kill('SIGKILL');
     for (const w of workers) w.shutdown();
     await Promise.all(running);
     await stores?.close();
@@ -57,18 +62,25 @@ export function useFaultCluster(): FaultCluster {
       stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
       return { loaded, stores, configPath };
     },
-    async startWorkers(loaded, workerStores, queues) {
+    async startWorkers(loaded, workerStores, queues, options = {}) {
       const e = current();
-      const w = await createWorkers({ connection: e.nativeConnection, namespace: e.namespace ?? 'default', loaded, stores: workerStores, queues });
+      const connection = options.ownConnection ? await NativeConnection.connect({ address: e.address }) : e.nativeConnection;
+      const w = await createWorkers({ connection, namespace: e.namespace ?? 'default', loaded, stores: workerStores, queues });
       workers.push(w);
-      running.push(w.run());
+      running.push(options.ownConnection ? w.run().finally(() => connection.close()) : w.run());
     },
     async startWorkerProcess(configPath) {
-      child = await startSubagentWorkerProcess(configPath, current().address);
+      const proc = await startSubagentWorkerProcess(configPath, current().address);
+      if (proc.pid === undefined) throw new Error('the worker process has no pid');
+      children.set(proc.pid, proc);
+      lastPid = proc.pid;
+      return proc.pid;
     },
-    async killWorkerProcess() {
-      const proc = child;
-      if (proc === null) return;
+    async killWorkerProcess(pid = lastPid) {
+      const proc = pid === undefined ? undefined : children.get(pid);
+      if (proc === undefined) return;
+      children.delete(proc.pid ?? -1);
+      if (proc.exitCode !== null || proc.signalCode !== null) return;
       const exited = new Promise((r) => proc.once('exit', r));
       proc.kill('SIGKILL');
       await exited;

@@ -1,3 +1,5 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import fc from 'fast-check';
 
 /**
@@ -11,6 +13,7 @@ export const FUZZ_RUNS = 1000;
  * seed and path, and `FUZZ_SEED=<seed>` replays that run exactly.
  */
 export function fuzzParams<T>(): fc.Parameters<T> {
+  countCases(expect.getState().currentTestName ?? 'unnamed property', FUZZ_RUNS);
   const seed = process.env.FUZZ_SEED;
   return seed === undefined || seed === '' ? { numRuns: FUZZ_RUNS } : { numRuns: FUZZ_RUNS, seed: Number(seed) };
 }
@@ -114,3 +117,20 @@ export function mutateOne(valid: fc.Arbitrary<Record<string, unknown>>, bad: Rea
     }),
   );
 }
+
+/** Where fuzz case counts go for `npm run fault:figures` (the fault runs' git-ignored folder). */
+const FIGURES_DIR = join(__dirname, '..', '..', '.fault-figures');
+const casesByTarget = new Map<string, number>();
+
+function countCases(target: string, cases: number): void {
+  casesByTarget.set(target, (casesByTarget.get(target) ?? 0) + cases);
+}
+
+// One figures file per test file (`fuzz-<file>.json`), so files running in parallel never share one.
+afterAll(() => {
+  if (casesByTarget.size === 0) return;
+  const file = basename(expect.getState().testPath ?? 'unknown').replace(/\.fuzz\.test\.ts$/, '');
+  mkdirSync(FIGURES_DIR, { recursive: true });
+  const figures = [...casesByTarget].map(([target, cases]) => ({ target, cases }));
+  writeFileSync(join(FIGURES_DIR, `fuzz-${file}.json`), `${JSON.stringify(figures, null, 2)}\n`);
+});
