@@ -28,6 +28,8 @@ export async function taskEndEvent(deps: ActivityDeps, threadId: string, runId: 
   if (task.modelName) payload.model_name = task.modelName;
   if (task.usage) payload.usage = task.usage;
   if (task.stopReason) payload.stop_reason = task.stopReason;
+  if (task.attempts > 0) payload.attempts = task.attempts;
+  if (task.resumedSteps !== undefined && task.resumedSteps > 0) payload.resumed_steps = task.resumedSteps;
   if (task.status === 'completed' && task.resultRef) {
     const { text, truncated } = cappedEventText((await deps.stores.results.getResult(task.resultRef)) ?? '');
     payload.result = text;

@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, mapStoredMessageToChatMessage, type BaseMessag
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
+import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
 import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '../middleware/agent';
@@ -32,6 +33,7 @@ import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step
 import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
 import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
+import { dropCheckpoints, resumedRecursionLimit, resumePoint, subagentCheckpointThread, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
@@ -58,12 +60,27 @@ export function createRunSubagent(deps: ActivityDeps) {
     const events = new StepEventBuffer(deps.stores.events, input);
     await events.start(modelName);
 
-    let messages: readonly BaseMessage[] = [];
-    let steps = 0;
-    const progress = (): SubagentProgress => ({ steps, usage: usage.total, modelName, evidence: receipts?.withoutReport() ?? null });
-    // Every model response of this execution, the summarizer's included, published as it arrives.
+    // With resume on, the graph checkpoints every step; an attempt after a lost or stopped worker
+    // continues from the last one instead of starting over. The first attempt starts clean.
+    const checkpoints = deps.config.subagents.resume ? deps.stores.checkpoints : null;
+    const checkpointThread = subagentCheckpointThread(input);
+    let resumed: ResumePoint | null = null;
+    if (checkpoints !== null && input.attempt > 1) resumed = await resumePoint(checkpoints, checkpointThread);
+    else if (checkpoints !== null) await checkpoints.deleteThread(checkpointThread);
+
+    let messages: readonly BaseMessage[] = resumed?.messages ?? [];
+    let steps = resumed?.steps ?? 0;
+    const progress = (): SubagentProgress => ({
+      steps,
+      usage: usage.total,
+      modelName,
+      evidence: receipts?.withoutReport() ?? null,
+      ...(resumed === null ? {} : { resumedFrom: resumed.steps }),
+    });
+    // Every model response of this execution, the summarizer's included, published as it arrives;
+    // a resumed execution starts from what the responses it took over cost.
     const reporter = new TaskProgressReporter(input);
-    const usage = new UsageCollector(() => reporter.publish(progress()));
+    const usage = new UsageCollector(() => reporter.publish(progress()), resumed?.usage ?? null);
     // An extendable task enforces its own deadline, asking the run for extensions when it is reached.
     const deadline = input.deadlineSeconds === undefined ? null : armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(input.taskId));
     try {
@@ -77,19 +94,22 @@ export function createRunSubagent(deps: ActivityDeps) {
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;
-        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria);
+        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints);
         const cursor = newStepCursor();
+        // The steps taken over are neither run nor reported again; the first new one says where it resumed.
+        captureNewStepMessages(messages, cursor);
+        receipts?.observe(messages);
+        let resumedFrom = resumed?.steps;
+        const fullLimit = recursionLimitForTurns(input.maxTurns, middleware);
         try {
-          const stream = await agent.stream(
-            { messages: [new HumanMessage(taskMessage.text)] },
-            {
-              streamMode: 'values',
-              recursionLimit: recursionLimitForTurns(input.maxTurns, middleware),
-              signal,
-              callbacks: [usage],
-              context: { run_id: runKey, thread_id: input.threadId },
-            },
-          );
+          const stream = await agent.stream(resumed === null ? { messages: [new HumanMessage(taskMessage.text)] } : null, {
+            streamMode: 'values',
+            recursionLimit: resumed === null ? fullLimit : resumedRecursionLimit(fullLimit, resumed),
+            signal,
+            callbacks: [usage],
+            context: { run_id: runKey, thread_id: input.threadId },
+            ...(checkpoints === null ? {} : { configurable: { thread_id: checkpointThread } }),
+          });
           for await (const chunk of stream) {
             messages = chunk.messages;
             // Harvested before anything can stop the loop: a failed run keeps its latest evidence.
@@ -98,7 +118,9 @@ export function createRunSubagent(deps: ActivityDeps) {
             const total = steps + fresh.length;
             for (const message of fresh) {
               steps += 1;
-              await events.add({ ...buildSubagentStep(message, input.taskId, steps), total_messages: total }, usage.total);
+              const step = { ...buildSubagentStep(message, input.taskId, steps), total_messages: total };
+              await events.add(resumedFrom === undefined ? step : { ...step, resumed_from: resumedFrom }, usage.total);
+              resumedFrom = undefined;
             }
             // A tool result may bring new receipts: the run keeps the latest evidence too.
             if (fresh.length > 0) await reporter.publish(progress());
@@ -112,9 +134,14 @@ export function createRunSubagent(deps: ActivityDeps) {
         return finishedOutcome(messages, consumeStopReason(guards, runKey));
       }, progress);
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
-      return await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome)), progress);
+      const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
+      if (checkpoints !== null) await dropCheckpoints(checkpoints, checkpointThread);
+      return result;
     } catch (err) {
-      if (isCancelledFailure(err)) throw err;
+      if (isCancelledFailure(err)) {
+        if (checkpoints !== null) await dropCheckpoints(checkpoints, checkpointThread);
+        throw err;
+      }
       // Runs again on another worker (the workflow decides), never a failed result of this task.
       if (isWorkerShutdownFailure(err)) throw err;
       // The workflow decides the task timed out; steps written so far stay. The details carry what
@@ -122,7 +149,9 @@ export function createRunSubagent(deps: ActivityDeps) {
       if (err instanceof TaskDeadlineExceeded) throw ApplicationFailure.nonRetryable(err.message, TASK_DEADLINE_EXCEEDED_TYPE, progress());
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
-      return finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed));
+      const result = await finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed), resumed);
+      if (checkpoints !== null) await dropCheckpoints(checkpoints, checkpointThread);
+      return result;
     } finally {
       deadline?.stop();
       await events.flush();
@@ -183,6 +212,7 @@ async function buildAgent(
   prompt: string,
   middleware: AgentMiddleware[],
   hasAcceptanceCriteria: boolean,
+  checkpointer: BaseCheckpointSaver | null,
 ) {
   const dataDir = deps.config.store.data_dir;
   const allowlist = intersectSkillAllowlists(input.availableSkills, def.skills);
@@ -206,6 +236,8 @@ async function buildAgent(
     }),
     name: def.name,
     middleware,
+    // Without resume, no checkpointer at all (never one inherited from a caller's config).
+    checkpointer: checkpointer ?? false,
   });
 }
 
@@ -217,6 +249,7 @@ async function finish(
   usage: TokenUsage | null,
   steps: number,
   evidence: SubagentEvidence | null = null,
+  resumed: ResumePoint | null = null,
 ): Promise<SubagentExecutionResult> {
   const text = outcome.resultText;
   const resultRef =
@@ -235,6 +268,7 @@ async function finish(
     modelName,
     usage,
     steps,
+    ...(resumed === null ? {} : { resumedSteps: resumed.steps }),
     evidence,
   };
 }

@@ -21,11 +21,15 @@ export class UsageCollector extends BaseCallbackHandler {
   readonly #onRecord: ((total: TokenUsage) => void | Promise<void>) | undefined;
   #total: TokenUsage | null = null;
 
-  /** @param onRecord - called (and awaited) with the new total after each counted response, to publish it */
-  constructor(onRecord?: (total: TokenUsage) => void | Promise<void>) {
+  /**
+   * @param onRecord - called (and awaited) with the new total after each counted response, to publish it
+   * @param initial - usage already spent by responses this execution takes over (a resumed attempt)
+   */
+  constructor(onRecord?: (total: TokenUsage) => void | Promise<void>, initial: TokenUsage | null = null) {
     // Awaited, so the total already includes a response when the run moves past that call.
     super({ _awaitHandler: true });
     this.#onRecord = onRecord;
+    this.#total = initial;
   }
 
   /** Cumulative usage so far, or null when no response reported any. */

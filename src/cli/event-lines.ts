@@ -23,7 +23,9 @@ export function describeEvent(event: RunEvent): string {
         ? calls.map((c) => `${String(field(c, 'name'))}(${oneLine(JSON.stringify(field(c, 'args')), 60)})`).join(', ')
         : '';
       const text = oneLine(String(field(p, 'text') ?? ''));
-      return `${tag}   ${named ? `calls ${named}` : `says: ${text}`}`;
+      const resumed = field(p, 'resumed_from');
+      const from = resumed === undefined ? '' : `(resumed after step ${String(resumed)}) `;
+      return `${tag}   ${from}${named ? `calls ${named}` : `says: ${text}`}`;
     }
     case 'subagent.end': {
       const usage = field(p, 'usage');

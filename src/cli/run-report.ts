@@ -47,6 +47,7 @@ async function taskReport(stores: Stores, task: TaskState): Promise<RunJsonTask 
     result,
     error: task.error,
     attempts: task.attempts,
+    resumed_steps: task.resumedSteps ?? 0,
   };
 }
 

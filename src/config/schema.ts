@@ -119,6 +119,11 @@ export const SubagentsConfigSchema = z.strictObject({
   token_budget: TokenBudgetConfigSchema.nullable().default(null),
   agents: z.record(name, SubagentOverrideSchema).default({}),
   custom_agents: z.record(name, CustomSubagentSchema).default({}),
+  /**
+   * An attempt after a lost or stopped worker continues from the previous attempt's last completed
+   * step (LangGraph checkpoints in the store) instead of starting over; false starts over.
+   */
+  resume: z.boolean().default(true),
 });
 export type SubagentsConfig = z.infer<typeof SubagentsConfigSchema>;
 

@@ -15,6 +15,8 @@ export const RunJsonTaskSchema = z.strictObject({
   result: z.string().nullable(),
   error: z.string().nullable(),
   attempts: z.number().int().nonnegative(),
+  /** Steps the last execution resumed from an earlier attempt instead of running them again. */
+  resumed_steps: z.number().int().nonnegative(),
 });
 export type RunJsonTask = z.infer<typeof RunJsonTaskSchema>;
 

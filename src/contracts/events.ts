@@ -36,6 +36,11 @@ export const SubagentStepPayloadSchema = z.object({
   total_messages: z.number().int().positive().optional(),
   /** The task's cumulative usage after this step: replace, never add (SPEC §3.8). */
   usage: TokenUsageSchema.nullable().optional(),
+  /**
+   * On the first step of an execution that resumed from an earlier attempt's checkpoint: the
+   * `message_index` it took over (the steps up to it were not run again).
+   */
+  resumed_from: z.number().int().nonnegative().optional(),
 });
 export type SubagentStepPayload = z.infer<typeof SubagentStepPayloadSchema>;
 
@@ -60,6 +65,10 @@ export const SubagentEndPayloadSchema = z.object({
   result_truncated: z.literal(true).optional(),
   error: z.string().optional(),
   error_truncated: z.literal(true).optional(),
+  /** Executions the task took (more than 1 after a lost or stopped worker). */
+  attempts: z.number().int().nonnegative().optional(),
+  /** Steps the last execution resumed from an earlier attempt instead of running them again. */
+  resumed_steps: z.number().int().nonnegative().optional(),
 });
 export type SubagentEndPayload = z.infer<typeof SubagentEndPayloadSchema>;
 

@@ -13,6 +13,8 @@ export const SubagentProgressSchema = z.object({
   usage: TokenUsageSchema.nullable(),
   modelName: z.string().nullable().default(null),
   evidence: SubagentEvidenceSchema.nullable().default(null),
+  /** Steps taken over from an earlier attempt's checkpoint: where this execution resumed (0: fresh). */
+  resumedFrom: z.number().int().nonnegative().optional(),
 });
 export type SubagentProgress = z.infer<typeof SubagentProgressSchema>;
 

@@ -163,6 +163,8 @@ export const SubagentExecutionResultSchema = z.object({
   modelName: z.string(),
   usage: TokenUsageSchema.nullable(),
   steps: z.number().int().nonnegative(),
+  /** Steps this execution took over from an earlier attempt's checkpoint (0: it started fresh). */
+  resumedSteps: z.number().int().nonnegative().optional(),
   /**
    * Receipt check of the report; null when receipts are off or the snapshot was unusable (fail
    * closed). Absent in results recorded before receipts existed, so it is optional.
@@ -200,6 +202,8 @@ export const TaskStateSchema = z.object({
   evidence: SubagentEvidenceSchema.nullable().default(null),
   /** Seconds `extendTask` added to the task's timeout so far. */
   extendedSeconds: z.number().int().nonnegative().default(0),
+  /** Steps the last execution resumed from an earlier attempt instead of running them again. */
+  resumedSteps: z.number().int().nonnegative().optional(),
 });
 export type TaskState = z.infer<typeof TaskStateSchema>;
 

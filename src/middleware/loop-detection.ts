@@ -242,3 +242,23 @@ export function resolveThreadKey(context: object): string {
   const threadId: unknown = (context as { thread_id?: unknown }).thread_id;
   return typeof threadId === 'string' && threadId !== '' ? threadId : DEFAULT_THREAD_KEY;
 }
+
+/** A message as {@link replayToolCallHistory} reads it; LangChain messages fit this shape. */
+export interface ToolCallingMessage {
+  readonly type: string;
+  readonly tool_calls?: readonly LoopToolCall[] | null;
+}
+
+/**
+ * The loop state a thread's history implies: every tool-calling response observed in order, its
+ * actions dropped (they were taken when those responses were made). An execution that resumes
+ * an earlier attempt's conversation starts from it, so repeats before the resume still count.
+ */
+export function replayToolCallHistory(messages: readonly ToolCallingMessage[], digest: TextDigest, limits: LoopLimits): ThreadLoopState {
+  let state = EMPTY_THREAD_LOOP_STATE;
+  for (const message of messages) {
+    const calls = message.type === 'ai' ? (message.tool_calls ?? []) : [];
+    if (calls.length > 0) state = observeToolCalls(state, calls, hashToolCalls(calls, digest), limits).state;
+  }
+  return state;
+}

@@ -27,6 +27,7 @@ export function registerLeadRunHandlers(run: LeadRunContext): void {
     task.usage = progress.usage;
     task.modelName = progress.modelName ?? task.modelName;
     task.evidence = progress.evidence;
+    if (progress.resumedFrom !== undefined) task.resumedSteps = progress.resumedFrom;
   });
   setHandler(
     cancelTaskUpdate,

@@ -136,6 +136,9 @@ export function applyDecision(task: TaskState, decision: TerminalDecision): void
     task.usage = spent.usage;
     // Results recorded before receipts existed carry no evidence field.
     task.evidence = spent.evidence ?? null;
+    // Absent in results and progress recorded before resume existed.
+    const resumed = result ? result.resumedSteps : progress?.resumedFrom;
+    if (resumed !== undefined) task.resumedSteps = resumed;
   }
   task.resultBrief = result?.resultBrief ?? null;
   task.resultSha256 = result?.resultSha256 ?? null;

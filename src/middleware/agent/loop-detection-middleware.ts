@@ -5,12 +5,12 @@ import type { z } from 'zod';
 import { LoopDetectionConfigSchema } from '../../config/schema';
 import type { StopReason } from '../../contracts';
 import {
-  EMPTY_THREAD_LOOP_STATE,
   hashToolCalls,
   LOOP_CAPPED,
   LOOP_WARNING_NAME,
   observeToolCalls,
   queueWarning,
+  replayToolCallHistory,
   resolveThreadKey,
   type ThreadLoopState,
 } from '../loop-detection';
@@ -79,7 +79,8 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
       if (calls.length === 0) return undefined;
       const thread = resolveThreadKey(runtime.context);
       const run = runKey(runtime);
-      const before = threads.get(thread) ?? EMPTY_THREAD_LOOP_STATE;
+      // No state yet but earlier responses in the conversation: a resumed execution rebuilds it.
+      const before = threads.get(thread) ?? replayToolCallHistory(state.messages.slice(0, -1), md5, limits);
       const { state: after, action } = observeToolCalls(before, calls, hashToolCalls(calls, md5), limits);
       const evicted = new Set(threads.touch(thread, after));
       if (evicted.size > 0) dropPending((p) => !evicted.has(p.thread));

@@ -1,8 +1,8 @@
-import { SqliteSaver } from '@langchain/langgraph-checkpoint-sqlite';
 import type { Stores } from '../stores';
 import { openSqliteDatabase, type OpenSqliteDatabaseOptions } from './open-sqlite-database';
 import { SqliteAgentDefinitionStore } from './sqlite-agent-definition-store';
 import { SqliteBatchStore } from './sqlite-batch-store';
+import { SqliteCheckpointSaver } from './sqlite-checkpoint-saver';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
 import { SqliteTaskResultStore } from './sqlite-task-result-store';
 import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
@@ -24,8 +24,8 @@ export function openSqliteStores(path: string, options: OpenSqliteDatabaseOption
     agents: new SqliteAgentDefinitionStore(db),
     batches: new SqliteBatchStore(db),
     threads: new SqliteThreadOwnerStore(db),
-    // LangGraph's own tables (`checkpoints`, `writes`), created on first use, in the same file.
-    checkpoints: new SqliteSaver(db),
+    // LangGraph's own tables (`checkpoints`, `writes`), in the same file.
+    checkpoints: new SqliteCheckpointSaver(db),
     close: async () => {
       db.close();
     },

@@ -14,6 +14,7 @@ import {
   READ_FILE_LINE_BUCKET,
   REPEATED_CALLS_WARNING,
   repeatedCallsStopMessage,
+  replayToolCallHistory,
   resolveThreadKey,
   stableToolKey,
   toolCallsSignature,
@@ -219,5 +220,28 @@ describe('pending warnings and thread keys', () => {
     expect([resolveThreadKey({ thread_id: 't1' }), resolveThreadKey({ thread_id: '' }), resolveThreadKey({ thread_id: null }), resolveThreadKey({})]).toEqual([
       't1', 'default', 'default', 'default',
     ]);
+  });
+});
+
+describe('replayToolCallHistory (a resumed execution rebuilds its loop state)', () => {
+  const call = { name: 'bash', args: { command: 'ls' } };
+  const ai = (calls: LoopToolCall[]) => ({ type: 'ai', tool_calls: calls });
+
+  it('equals observing each earlier tool-calling response in order; other messages count for nothing', () => {
+    const l = limits();
+    const history = [{ type: 'human' }, ai([call]), { type: 'tool' }, ai([]), ai([call]), { type: 'tool' }];
+    let expected = EMPTY_THREAD_LOOP_STATE;
+    for (let i = 0; i < 2; i++) expected = observeToolCalls(expected, [call], hashToolCalls([call], md5), l).state;
+    expect(replayToolCallHistory(history, md5, l)).toEqual(expected);
+  });
+
+  it('an empty history is the empty state', () => {
+    expect(replayToolCallHistory([{ type: 'human' }], md5, limits())).toEqual(EMPTY_THREAD_LOOP_STATE);
+  });
+
+  it('repeats before the resume still count: the next repeat reaches the hard limit', () => {
+    const l = limits({ warn_threshold: 2, hard_limit: 3 });
+    const replayed = replayToolCallHistory([ai([call]), ai([call])], md5, l);
+    expect(observeToolCalls(replayed, [call], hashToolCalls([call], md5), l).action.kind).toBe('stop');
   });
 });

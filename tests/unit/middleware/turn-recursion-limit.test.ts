@@ -1,8 +1,10 @@
 import { tool } from '@langchain/core/tools';
+import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, createMiddleware } from 'langchain';
 import { z } from 'zod';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
+import { resumedRecursionLimit, resumePoint } from '../../../src/activities/subagent-checkpoint';
 
 /** A chain with the given numbers of each node hook (no-ops). */
 function chain(shape: { beforeAgent: number; beforeModel: number; afterModel: number; afterAgent: number }) {
@@ -53,4 +55,44 @@ test.each(shapes)('max_turns 5 allows exactly 5 model calls with hooks %o', asyn
 
 test('a chain whose afterAgent hooks would cut a final answer short is refused', () => {
   expect(() => recursionLimitForTurns(5, chain({ beforeAgent: 0, beforeModel: 0, afterModel: 0, afterAgent: 2 }))).toThrow('at most 1 afterAgent hooks');
+});
+
+/**
+ * Runs until `stopAfter` model calls are checkpointed (then aborts, as a lost worker would), and
+ * resumes a fresh agent on the same checkpoints under {@link resumedRecursionLimit}: the turn cap
+ * holds across the two.
+ */
+async function runAcrossResume(middleware: ReturnType<typeof chain>, maxTurns: number, stopAfter: number): Promise<{ calls: number; capped: boolean }> {
+  const saver = new MemorySaver();
+  const config = { configurable: { thread_id: 'task' } };
+  const scenario = parseScenario({ subagents: [{ match: '*', turns: [{ tool_calls: [{ name: 'noop', args: {} }], repeat: 'forever' }] }] }, 'probe');
+  const agent = () => createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' }), tools: [noop], middleware, checkpointer: saver });
+  const full = recursionLimitForTurns(maxTurns, middleware);
+  const first = new AbortController();
+  const stream = await agent().stream({ messages: [{ role: 'user', content: 'go' }] }, { ...config, streamMode: 'values', recursionLimit: full, signal: first.signal });
+  try {
+    for await (const chunk of stream) {
+      if (chunk.messages.filter((m) => m.type === 'tool').length === stopAfter) first.abort();
+    }
+  } catch (err) {
+    if (!first.signal.aborted) throw err;
+  }
+  const point = await resumePoint(saver, 'task');
+  if (point === null) throw new Error('nothing was checkpointed');
+  let calls = 0;
+  try {
+    const resumed = await agent().stream(null, { ...config, streamMode: 'values', recursionLimit: resumedRecursionLimit(full, point) });
+    for await (const chunk of resumed) calls = chunk.messages.filter((m) => m.type === 'ai').length;
+    return { calls, capped: false };
+  } catch (err) {
+    if (err instanceof Error && err.name === 'GraphRecursionError') return { calls, capped: true };
+    throw err;
+  }
+}
+
+test.each(shapes)('a resumed execution keeps the turn cap of the whole task with hooks %o', async (shape) => {
+  const middleware = chain(shape);
+  for (const stopAfter of [1, 3]) {
+    expect(await runAcrossResume(middleware, 5, stopAfter)).toEqual({ calls: 5, capped: true });
+  }
 });
