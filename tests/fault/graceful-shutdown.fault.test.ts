@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { DeerFlowClient } from '../../src/client';
+import { ModelRequestRecorder } from '../support/model-request-recorder';
 import { waitFor } from '../support/use-temporal';
 import { useFaultCluster } from './fault-cluster';
 import { startSubagentWorkerProcess } from './subagent-worker-process';
@@ -15,15 +16,16 @@ afterAll(() => {
 
 const task = (description: string) => ({ name: 'task', args: { description, prompt: `${description} task`, subagent_type: 'general-purpose' } });
 
-test('SIGTERM with 3 running subagents: the one that ends within the grace completes there; the others run again elsewhere at once', async () => {
+test('SIGTERM with 3 running subagents: the one that ends within the grace completes there; the others resume elsewhere at once', async () => {
   const { loaded, stores, configPath } = await cluster.configure(
     {
       lead: [{ tool_calls: [task('Quick'), task('Slow one'), task('Slow two')] }, { content: 'all three done' }],
       subagents: [
         { match: 'Quick', turns: [{ content: 'quick done', delay_ms: 2_000 }] },
-        // Far longer than the grace on the first attempt; at once on the next.
-        { match: 'Slow', attempt: 1, turns: [{ content: 'never', delay_ms: 120_000 }] },
-        { match: 'Slow', turns: [{ content: 'slow done elsewhere' }] },
+        // One quick tool round, then a model call far longer than the grace on the first attempt;
+        // the next attempt resumes after the tool round and answers at once.
+        { match: 'Slow', attempt: 1, turns: [{ tool_calls: [{ name: 'ls', args: { path: '/mnt/user-data' } }] }, { content: 'never', delay_ms: 120_000 }] },
+        { match: 'Slow', turns: [{ tool_calls: [{ name: 'ls', args: { path: '/mnt/user-data' } }] }, { content: 'slow done elsewhere' }] },
       ],
     },
     {
@@ -43,7 +45,8 @@ test('SIGTERM with 3 running subagents: the one that ends within the grace compl
   const signalledAt = Date.now();
   proc.kill('SIGTERM');
   // The replacement worker is up before the grace ends; nothing reaches it until the old one lets go.
-  await cluster.startWorkers(loaded, stores, 'subagents');
+  const recorder = new ModelRequestRecorder();
+  await cluster.startWorkers(loaded, stores, 'subagents', { modelCallbacks: [recorder] });
   await started.handle.result();
   const finishedAfterMs = Date.now() - signalledAt;
 
@@ -54,8 +57,11 @@ test('SIGTERM with 3 running subagents: the one that ends within the grace compl
   const byDescription = Object.fromEntries(state.tasks.map((t) => [t.description, t]));
   expect(byDescription['Quick']).toMatchObject({ status: 'completed', attempts: 1, resultBrief: 'quick done' });
   for (const slow of ['Slow one', 'Slow two']) {
-    expect(byDescription[slow]).toMatchObject({ status: 'completed', attempts: 2, resultBrief: 'slow done elsewhere' });
+    // The tool round (an assistant turn and its result) was taken over, not run again.
+    expect(byDescription[slow]).toMatchObject({ status: 'completed', attempts: 2, resumedSteps: 2, resultBrief: 'slow done elsewhere' });
   }
+  // The replacement worker made one model call per slow task: only the unfinished one.
+  expect(recorder.requests).toHaveLength(2);
   // Retried at the end of the grace, not after a heartbeat timeout.
   expect(finishedAfterMs).toBeGreaterThanOrEqual(GRACE_SECONDS * 1000 - 1_000);
   expect(finishedAfterMs).toBeLessThan((GRACE_SECONDS + HEARTBEAT_TIMEOUT_SECONDS / 2) * 1000);
