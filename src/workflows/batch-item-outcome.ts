@@ -1,4 +1,4 @@
-import type { BatchAttemptOutcome, StopReason, SubagentExecutionResult, TerminalBatchItemStatus } from '../contracts';
+import type { BatchAttemptOutcome, StopReason, SubagentExecutionResult, SubagentProgress, TerminalBatchItemStatus } from '../contracts';
 import type { ExecutionOutcome } from './task-outcome';
 
 /** Longest wait between two tries of an item, as a multiple of `poll_interval_seconds`. */
@@ -18,6 +18,8 @@ export interface ItemTerminal {
   readonly stopReason: StopReason | null;
   readonly error: string | null;
   readonly result: SubagentExecutionResult | null;
+  /** What the last try spent when it ended without a result (timed out, lost, stopped), if it said. */
+  readonly progress?: SubagentProgress;
 }
 
 export interface ItemDecisionContext {
@@ -30,8 +32,8 @@ export interface ItemDecisionContext {
   readonly capacityRejection: string | null;
 }
 
-function terminal(status: TerminalBatchItemStatus, error: string | null, result: SubagentExecutionResult | null = null): ItemTerminal {
-  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result };
+function terminal(status: TerminalBatchItemStatus, error: string | null, result: SubagentExecutionResult | null = null, progress?: SubagentProgress): ItemTerminal {
+  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result, ...(progress === undefined ? {} : { progress }) };
 }
 
 /**
@@ -42,8 +44,11 @@ function terminal(status: TerminalBatchItemStatus, error: string | null, result:
  */
 export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionContext): ItemDecision {
   const last = ctx.attempt >= ctx.maxAttempts;
+  const progress = 'progress' in outcome ? outcome.progress : undefined;
   const failure = (kind: 'failed' | 'lost', status: TerminalBatchItemStatus, error: string, result: SubagentExecutionResult | null = null): ItemDecision =>
-    last ? terminal(status, ctx.maxAttempts > 1 ? `${error} (attempt ${ctx.attempt} of ${ctx.maxAttempts})` : error, result) : { kind: 'retry', outcome: kind, error };
+    last
+      ? terminal(status, ctx.maxAttempts > 1 ? `${error} (attempt ${ctx.attempt} of ${ctx.maxAttempts})` : error, result, progress)
+      : { kind: 'retry', outcome: kind, error };
   switch (outcome.kind) {
     case 'result': {
       const { result } = outcome;
@@ -52,7 +57,7 @@ export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionCo
       return failure('failed', 'failed', result.error ?? 'Subagent failed', result);
     }
     case 'cancelled':
-      return terminal('cancelled', null);
+      return terminal('cancelled', null, null, progress);
     case 'error':
       return failure('failed', 'failed', outcome.message);
     case 'worker_stopped':

@@ -117,8 +117,9 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
       stopReason: decision.stopReason,
       error: decision.error,
       attempts: progress.attemptsUsed,
-      modelName: decision.result?.modelName ?? null,
-      usage: decision.result?.usage ?? null,
+      // An attempt that ended without a result keeps what it spent (failure or heartbeat details).
+      modelName: decision.result?.modelName ?? decision.progress?.modelName ?? null,
+      usage: decision.result?.usage ?? decision.progress?.usage ?? null,
       startedAt: progress.startedAt,
       completedAt: now(),
     }),

@@ -60,6 +60,15 @@ describe('decideItemOutcome', () => {
     expect(decideItemOutcome(lost, ctx({ attempt: 3 }))).toMatchObject({ kind: 'terminal', status: 'failed' });
   });
 
+  test('the last try ending without a result keeps what it spent; an earlier one is retried', () => {
+    const progress = { steps: 4, usage: { input_tokens: 30, output_tokens: 6, total_tokens: 36 }, modelName: 'm', evidence: null };
+    const timeout = { kind: 'timeout', timeoutType: 'START_TO_CLOSE', progress } as const;
+    expect(decideItemOutcome(timeout, ctx({ attempt: 3 }))).toMatchObject({ kind: 'terminal', status: 'timed_out', result: null, progress });
+    expect(decideItemOutcome({ kind: 'timeout', timeoutType: 'HEARTBEAT', progress }, ctx({ attempt: 3 }))).toMatchObject({ kind: 'terminal', status: 'failed', progress });
+    expect(decideItemOutcome(timeout, ctx())).toEqual({ kind: 'retry', outcome: 'failed', error: 'Execution timed out after 900 seconds' });
+    expect(decideItemOutcome({ kind: 'timeout', timeoutType: 'START_TO_CLOSE' }, ctx({ attempt: 3 }))).not.toHaveProperty('progress');
+  });
+
   test('a worker that shut down uses an attempt and is retried as lost', () => {
     expect(decideItemOutcome({ kind: 'worker_stopped' }, ctx())).toEqual({ kind: 'retry', outcome: 'lost', error: 'Subagent worker shut down before the item finished' });
     expect(decideItemOutcome({ kind: 'worker_stopped' }, ctx({ attempt: 3 }))).toMatchObject({ kind: 'terminal', status: 'failed' });
