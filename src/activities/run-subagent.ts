@@ -33,6 +33,7 @@ import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step
 import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
 import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
+import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 import { dropCheckpoints, resumedRecursionLimit, resumePoint, subagentCheckpointThread, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
@@ -62,7 +63,7 @@ export function createRunSubagent(deps: ActivityDeps) {
 
     // With resume on, the graph checkpoints every step; an attempt after a lost or stopped worker
     // continues from the last one instead of starting over. The first attempt starts clean.
-    const checkpoints = deps.config.subagents.resume ? deps.stores.checkpoints : null;
+    const checkpoints = deps.config.subagents.resume ? new StoreRetryingCheckpoints(deps.stores.checkpoints) : null;
     const checkpointThread = subagentCheckpointThread(input);
     let resumed: ResumePoint | null = null;
     if (checkpoints !== null && input.attempt > 1) resumed = await resumePoint(checkpoints, checkpointThread);

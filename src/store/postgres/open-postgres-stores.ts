@@ -32,6 +32,9 @@ export async function openPostgresStores(url: string): Promise<Stores> {
   // An idle pooled connection that drops (server restart) emits 'error' on the pool; unhandled it
   // would crash the worker. The pool discards that connection and the next query opens a new one.
   pool.on('error', () => undefined);
+  // The same drop while a client is checked out between two queries (LangGraph's checkpointer holds
+  // one for a transaction) is emitted on the client: the query in flight fails on its own.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   let checkpoints;
   try {
     await migratePostgres(pool);
