@@ -10,7 +10,7 @@ import { resolveTemporalCli, startDevServer, type DevServer } from '../../src/de
 import { openStores, type Stores } from '../../src/store';
 import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
 import { waitFor } from '../support/use-temporal';
-import { recordFaultFigures } from './fault-figures';
+import { recordFaultFigures, tallyCompletedRuns } from './fault-figures';
 
 const RUNS = 5;
 const TASKS_PER_RUN = 2;
@@ -90,30 +90,7 @@ test('stopping and restarting a file-backed dev server mid-run: the workers reco
   await Promise.all(runs.map((run) => run.handle.result().catch(() => undefined)));
   const recoveredMs = Date.now() - restarted;
 
-  let notCompleted = 0;
-  let tasksNotCompleted = 0;
-  let missingEnds = 0;
-  let duplicateEnds = 0;
-  const attempts: number[] = [];
-  for (const run of runs) {
-    const state = await client.getState(run.workflowId);
-    if (state.status !== 'completed') notCompleted += 1;
-    const ends = await eventStore.listEvents({ runId: run.runId, eventTypes: ['subagent.end'], limit: 1000 });
-    for (const t of state.tasks) {
-      attempts.push(t.attempts);
-      if (t.status !== 'completed') tasksNotCompleted += 1;
-      const mine = ends.filter((e) => e.taskId === t.taskId).length;
-      if (mine === 0) missingEnds += 1;
-      duplicateEnds += Math.max(0, mine - 1);
-    }
-    tasksNotCompleted += Math.max(0, TASKS_PER_RUN - state.tasks.length);
-  }
-  const lost = {
-    'runs not completed': notCompleted,
-    'tasks not completed': tasksNotCompleted,
-    'missing subagent.end': missingEnds,
-    'duplicate subagent.end': duplicateEnds,
-  };
+  const { lost, attempts } = await tallyCompletedRuns(runs, TASKS_PER_RUN, (id) => client.getState(id), eventStore);
   recordFaultFigures('r2-dev-server-restart', {
     title: 'R2 dev server stop and restart',
     runs: RUNS,

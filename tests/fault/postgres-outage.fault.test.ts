@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { pickFreePorts } from '../../src/devserver/free-port';
 import { useTemporal, waitFor } from '../support/use-temporal';
-import { recordFaultFigures } from './fault-figures';
+import { recordFaultFigures, tallyCompletedRuns } from './fault-figures';
 
 const SCRIPT = join(__dirname, '..', '..', 'scripts', 'postgres-for-tests.sh');
 const RUNS = 5;
@@ -101,30 +101,7 @@ const task = (n: number) => ({ name: 'task', args: { description: `Piece ${n}`, 
     await Promise.all(started.map((run) => run.handle.result().catch(() => undefined)));
     const recoveredMs = Date.now() - backAt;
 
-    let notCompleted = 0;
-    let tasksNotCompleted = 0;
-    let missingEnds = 0;
-    let duplicateEnds = 0;
-    const attempts: number[] = [];
-    for (const run of started) {
-      const state = await harness.client.getState(run.workflowId);
-      if (state.status !== 'completed') notCompleted += 1;
-      const ends = await harness.stores.events.listEvents({ runId: run.runId, eventTypes: ['subagent.end'], limit: 1000 });
-      for (const t of state.tasks) {
-        attempts.push(t.attempts);
-        if (t.status !== 'completed') tasksNotCompleted += 1;
-        const mine = ends.filter((e) => e.taskId === t.taskId).length;
-        if (mine === 0) missingEnds += 1;
-        duplicateEnds += Math.max(0, mine - 1);
-      }
-      tasksNotCompleted += Math.max(0, TASKS_PER_RUN - state.tasks.length);
-    }
-    const lost = {
-      'runs not completed': notCompleted,
-      'tasks not completed': tasksNotCompleted,
-      'missing subagent.end': missingEnds,
-      'duplicate subagent.end': duplicateEnds,
-    };
+    const { lost, attempts } = await tallyCompletedRuns(started, TASKS_PER_RUN, (id) => harness.client.getState(id), harness.stores.events);
     recordFaultFigures('r4-postgres-outage', {
       title: 'R4 PostgreSQL stopped mid-run',
       runs: RUNS,
