@@ -8,11 +8,14 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { parse } from 'yaml';
+import { batchStartOptions, buildBatch, buildLeadRunInput, leadRunStartOptions } from '../src/client';
+import { WORKFLOW_TASK_QUEUE, WORKFLOW_TYPES } from '../src/contracts';
 import { findProjectRoot } from '../src/devserver';
+import { resolveCatalog } from '../src/registry';
 import { installWorkerLogging } from '../src/worker/install-logging';
 import { batchItemWorkflowId } from '../src/workflows/batch-messages';
 import { HISTORIES_DIR, MANIFEST_PATH, readManifest, type ReplayFixture } from '../tests/replay/fixtures';
-import { startHarness } from '../tests/support/harness';
+import { SCRIPTED_MODEL, startHarness } from '../tests/support/harness';
 import { createTestEnv } from '../tests/support/temporal-env';
 
 interface FixtureRecipe {
@@ -34,8 +37,13 @@ interface FixtureRecipe {
       | { readonly kind: 'extendTask'; readonly taskId: string; readonly seconds: number }
       | { readonly kind: 'answer'; readonly answer: string };
   };
-  /** Record a batch instead of a lead run: the batch workflow's history, and `itemFile` one item's. */
-  readonly batch?: { readonly itemKey: string; readonly itemFile: string; readonly itemDescription: string };
+  /** Record a batch instead of a lead run: the batch workflow's history, and `item.file` one item's (when given). */
+  readonly batch?: { readonly item: { readonly key: string; readonly file: string; readonly description: string } | null };
+  /**
+   * Start the workflow as `temporal workflow start` would: a plain Temporal client, the built input,
+   * no search attributes (the workflow upserts its own identifying ones).
+   */
+  readonly plainClient?: boolean;
 }
 
 /** The demo as it was before the lead had tools of its own (the older demo fixtures' scenario). */
@@ -198,51 +206,92 @@ const RECIPES: Record<string, FixtureRecipe> = {
     }),
     config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
     batch: {
-      itemKey: 'c',
-      itemFile: 'batch-item-retry.json',
-      itemDescription: 'The batch item that failed its first attempt (recorded as failed on its row) and completed on the second.',
+      item: {
+        key: 'c',
+        file: 'batch-item-retry.json',
+        description: 'The batch item that failed its first attempt (recorded as failed on its row) and completed on the second.',
+      },
     },
+  },
+  'lead-plain-client': {
+    file: 'lead-plain-client.json',
+    description:
+      'Patch "identity-search-attributes": the demo started by a plain Temporal client without search attributes; the run upserts DeerflowThreadId, DeerflowUserId and DeerflowAgent with its first status.',
+    scenario: () => parse(readFileSync(join(findProjectRoot(), 'scenarios', 'demo', 'scenario.yaml'), 'utf8')) as Record<string, unknown>,
+    plainClient: true,
+  },
+  'batch-plain-client': {
+    file: 'batch-plain-client.json',
+    description:
+      'Patch "identity-search-attributes": the 3-item batch started by a plain Temporal client without search attributes; the batch upserts DeerflowBatchId, DeerflowUserId and DeerflowSubagents with its first progress.',
+    scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }),
+    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    batch: { item: null },
+    plainClient: true,
   },
 };
 
-async function saveHistory(env: Awaited<ReturnType<typeof createTestEnv>>, workflowId: string, file: string, runId?: string): Promise<void> {
+async function saveHistory(env: Env, workflowId: string, file: string, runId?: string): Promise<void> {
   const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
   writeFileSync(join(HISTORIES_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
 }
 
-async function recordBatch(env: Awaited<ReturnType<typeof createTestEnv>>, name: string, recipe: FixtureRecipe, item: NonNullable<FixtureRecipe['batch']>): Promise<ReplayFixture[]> {
+type Env = Awaited<ReturnType<typeof createTestEnv>>;
+type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+/** Starts a batch through DeerFlowClient, or (plainClient) writes its rows and starts it with the bare Temporal client. */
+async function startRecipeBatch(env: Env, harness: Harness, name: string, recipe: FixtureRecipe) {
+  const request = {
+    batchId: `replay-${name}`,
+    title: name,
+    subagentType: 'general-purpose',
+    items: [
+      { key: 'a', prompt: 'steady one' },
+      { key: 'b', prompt: 'steady two' },
+      { key: 'c', prompt: 'flaky three' },
+    ],
+    maxLiveItems: 2,
+    maxRunningItems: 1,
+  };
+  if (recipe.plainClient !== true) return harness.client.startBatch(request);
+  const config = harness.loaded.config;
+  const built = buildBatch(config, resolveCatalog(config, null), { ...request, parentModel: SCRIPTED_MODEL });
+  await harness.stores.batches.createBatch(built.create, { maxItems: built.maxItems });
+  const { workflowId } = batchStartOptions(built.workflow);
+  const handle = await env.client.workflow.start(WORKFLOW_TYPES.batch, { taskQueue: WORKFLOW_TASK_QUEUE, workflowId, args: [built.workflow] });
+  return { batchId: request.batchId, workflowId, handle };
+}
+
+async function recordBatch(env: Env, name: string, recipe: FixtureRecipe, item: NonNullable<FixtureRecipe['batch']>['item']): Promise<ReplayFixture[]> {
   const harness = await startHarness(env, recipe.scenario(), recipe.config);
   try {
-    const started = await harness.client.startBatch({
-      batchId: `replay-${name}`,
-      title: name,
-      subagentType: 'general-purpose',
-      items: [
-        { key: 'a', prompt: 'steady one' },
-        { key: 'b', prompt: 'steady two' },
-        { key: 'c', prompt: 'flaky three' },
-      ],
-      maxLiveItems: 2,
-      maxRunningItems: 1,
-    });
+    const started = await startRecipeBatch(env, harness, name, recipe);
     const state = await started.handle.result();
     if (state.counts.completed !== 3) throw new Error(`${name} batch ended ${JSON.stringify(state.counts)}`);
-    const itemId = batchItemWorkflowId(started.batchId, item.itemKey);
     await saveHistory(env, started.workflowId, recipe.file);
-    await saveHistory(env, itemId, item.itemFile);
-    return [
-      { file: recipe.file, workflowId: started.workflowId, description: recipe.description },
-      { file: item.itemFile, workflowId: itemId, description: item.itemDescription },
-    ];
+    const recorded = [{ file: recipe.file, workflowId: started.workflowId, description: recipe.description }];
+    if (item === null) return recorded;
+    const itemId = batchItemWorkflowId(started.batchId, item.key);
+    await saveHistory(env, itemId, item.file);
+    return [...recorded, { file: item.file, workflowId: itemId, description: item.description }];
   } finally {
     await harness.close();
   }
 }
 
+/** Starts a recipe's lead run through DeerFlowClient, or (plainClient) with the bare Temporal client. */
+async function startRecipeRun(env: Env, harness: Harness, request: { message: string; threadId: string; runId: string }, recipe: FixtureRecipe) {
+  if (recipe.plainClient !== true) return harness.client.startRun(request);
+  const input = buildLeadRunInput(harness.loaded.config, request);
+  const { workflowId } = leadRunStartOptions(input);
+  const handle = await env.client.workflow.start(WORKFLOW_TYPES.leadRun, { taskQueue: WORKFLOW_TASK_QUEUE, workflowId, args: [input] });
+  return { workflowId, handle };
+}
+
 /** Runs a recipe's lead run to its end, cancelling it first when the recipe says so. */
-async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name: string, recipe: FixtureRecipe) {
+async function runRecipe(env: Env, harness: Harness, name: string, recipe: FixtureRecipe) {
   const request = { message: name, threadId: `replay-${name}`, runId: 'run-1' };
-  const started = await harness.client.startRun(request);
+  const started = await startRecipeRun(env, harness, request, recipe);
   const firstRunId = started.handle.firstExecutionRunId;
   const act = recipe.actAfter;
   if (act === undefined) {
@@ -266,10 +315,10 @@ async function runRecipe(harness: Awaited<ReturnType<typeof startHarness>>, name
 async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
   const env = await createTestEnv();
   try {
-    if (recipe.batch) return await recordBatch(env, name, recipe, recipe.batch);
+    if (recipe.batch) return await recordBatch(env, name, recipe, recipe.batch.item);
     const harness = await startHarness(env, recipe.scenario(), recipe.config);
     try {
-      const { state, workflowId, firstRunId } = await runRecipe(harness, name, recipe);
+      const { state, workflowId, firstRunId } = await runRecipe(env, harness, name, recipe);
       if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
       await saveHistory(env, workflowId, recipe.file, recipe.firstExecution === true ? firstRunId : undefined);
       return [{ file: recipe.file, workflowId, description: recipe.description }];

@@ -3,6 +3,7 @@ import type { AppConfig } from '../config/schema';
 import type { ModelRole } from '../models';
 import type { Stores } from '../store';
 import type { LlmRetryPolicy } from '../middleware';
+import type { McpToolRegistry } from '../mcp';
 
 /** What activities need, injected by the worker (and by tests). */
 export interface ActivityDeps {
@@ -16,4 +17,6 @@ export interface ActivityDeps {
   readonly now?: () => Date;
   /** Retries of the lead's model calls. @default DEFAULT_LLM_RETRY_POLICY (SPEC §6.8) */
   readonly llmRetryPolicy?: LlmRetryPolicy;
+  /** This worker's MCP servers and their tools. @default none */
+  readonly mcp?: McpToolRegistry;
 }

@@ -1,4 +1,6 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { expandToolList } from '../mcp';
 import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
@@ -26,7 +28,9 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
     const existing = await deps.stores.messages.getMessage(input.threadId, key);
     if (existing) return toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent);
-    const promptInput = { ...input, limits: { ...input.limits, maxConcurrent } };
+    // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound.
+    const ownTools = leadTools(deps, input);
+    const promptInput = { ...input, limits: { ...input.limits, maxConcurrent }, leadTools: ownTools.names };
 
     await writePendingMessages(deps, input);
     const records = await deps.stores.messages.listMessages(input.threadId);
@@ -52,7 +56,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
         ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
         : []),
       ...(input.clarification ? [askClarificationToolSpec()] : []),
-      ...leadTools(deps, input),
+      ...ownTools.tools,
     ];
     const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
     // Guard warnings go last and only into this request, never into the thread (SPEC Appendix D).
@@ -115,16 +119,22 @@ async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInpu
   }
 }
 
-/** The lead's own tools for this step, bound beside `task` (their calls run as `runLeadTool` activities). */
-function leadTools(deps: ActivityDeps, input: LeadModelStepInput) {
-  if (input.leadTools.length === 0) return [];
+/**
+ * The lead's own tools for this step, bound beside `task` (their calls run as `runLeadTool`
+ * activities): the built-in ones the run allows, then the allowed tools of this worker's connected
+ * MCP servers (a server that is down has none bound; a call to its tool is answered with its status).
+ */
+function leadTools(deps: ActivityDeps, input: LeadModelStepInput): { tools: StructuredToolInterface[]; names: string[] } {
+  if (input.leadTools.length === 0) return { tools: [], names: [] };
   const { config } = deps;
-  return createAgentTools({
+  const builtIn = createAgentTools({
     workspace: new ThreadWorkspace(config.store.data_dir, input.threadId),
     sandbox: config.sandbox,
     webFetch: config.web_fetch,
     names: input.leadTools,
   });
+  const { names, mcp } = expandToolList(input.leadTools, deps.mcp?.entries() ?? []);
+  return { tools: [...builtIn, ...mcp.map((e) => e.tool)], names };
 }
 
 /** Gives the message a stable id derived from the run and turn when the provider sent none. */

@@ -1,6 +1,6 @@
 import { AIMessage, mapStoredMessageToChatMessage, ToolMessage, type ToolCall } from '@langchain/core/messages';
 import { ToolInputParsingException } from '@langchain/core/tools';
-import { boundText, type LeadToolCallInput, type LeadToolResult } from '../contracts';
+import { boundText, toolListIncludes, type LeadToolCallInput, type LeadToolResult } from '../contracts';
 import { messageKeys } from '../store';
 import { createAgentTools, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
@@ -12,7 +12,7 @@ import { putThreadMessage } from './thread-writes';
 /**
  * Builds the `runLeadTool` activity: one of the lead's own tool calls. It reads the arguments from
  * the stored lead message (history holds only briefs), runs the tool in the thread's workspace with
- * the activity's cancellation signal, and writes the tool message and `tool.end` itself. A tool
+ * the activity's cancellation signal (an MCP tool passes it on to its request), and writes the tool message and `tool.end` itself. A tool
  * error is a `failed` result the lead reads, never a failed activity; a cancellation is rethrown.
  */
 export function createRunLeadTool(deps: ActivityDeps) {
@@ -45,14 +45,16 @@ type Execution = { readonly status: 'completed'; readonly output: string } | { r
 async function execute(deps: ActivityDeps, input: LeadToolCallInput, call: ToolCall | null, signal: AbortSignal): Promise<Execution> {
   if (call === null) return { status: 'failed', error: `Tool call ${input.callId} was not found in lead turn ${input.turn}` };
   // The run's snapshot decides, whatever the stored message names.
-  if (!input.allowedTools.includes(call.name)) return { status: 'failed', error: `Tool '${call.name}' is not available to this agent` };
+  if (!toolListIncludes(input.allowedTools, call.name)) return { status: 'failed', error: `Tool '${call.name}' is not available to this agent` };
   const { config } = deps;
-  const [tool] = createAgentTools({
+  const [builtIn] = createAgentTools({
     workspace: new ThreadWorkspace(config.store.data_dir, input.threadId),
     sandbox: config.sandbox,
     webFetch: config.web_fetch,
     names: [call.name],
   });
+  // An MCP tool of a server that is down is still found: calling it answers with the server's status.
+  const tool = builtIn ?? deps.mcp?.find(call.name) ?? undefined;
   if (tool === undefined) return { status: 'failed', error: `Tool '${call.name}' is not available in this deployment` };
   try {
     const output: unknown = await tool.invoke(call.args, { signal });

@@ -16,12 +16,12 @@ import {
   type SubagentTaskInput,
   type TokenUsage,
 } from '../contracts';
-import { resolveSubagent, resolveSubagentModelName, type SubagentDefinition } from '../registry';
+import { resolveSubagent, resolveSubagentModelName, subagentHasTool, type SubagentDefinition } from '../registry';
 import { messageKeys } from '../store';
 import { renderSubagentSystemPrompt } from '../prompts';
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
-import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT } from '../skills';
+import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT, type SkillMetadata } from '../skills';
 import { createAgentTools, sha256Hex, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
@@ -90,12 +90,14 @@ export function createRunSubagent(deps: ActivityDeps) {
         const summaryModel = deps.config.summarization.enabled
           ? deps.createModel(deps.config.summarization.model ?? modelName, { kind: 'summarizer' })
           : undefined;
-        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel });
+        // Loaded once: the prompt lists them and the skill tool policy enforces their allowed_tools.
+        const skills = await loadSubagentSkills({ dataDir: deps.config.store.data_dir, userId: input.userId, allowlist: intersectSkillAllowlists(input.availableSkills, def.skills) });
+        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel, skills });
         const middleware = receiptsEnabled ? withToolReceipts(chain) : chain;
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;
-        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints);
+        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills);
         const cursor = newStepCursor();
         // The steps taken over are neither run nor reported again; the first new one says where it resumed.
         captureNewStepMessages(messages, cursor);
@@ -202,8 +204,8 @@ async function loadTaskPrompt(
 }
 
 /**
- * The subagent for one task: its model, its tools (allowlist, then denylist), and one system
- * message with its skills listed as metadata. Skill load errors propagate and fail the task.
+ * The subagent for one task: its model, its tools (built-in and this worker's connected MCP
+ * servers', allowlist, then denylist), and one system message with its skills (loaded by the caller; load errors fail the task) listed as metadata.
  */
 async function buildAgent(
   deps: ActivityDeps,
@@ -214,19 +216,21 @@ async function buildAgent(
   middleware: AgentMiddleware[],
   hasAcceptanceCriteria: boolean,
   checkpointer: BaseCheckpointSaver | null,
+  skills: readonly SkillMetadata[],
 ) {
   const dataDir = deps.config.store.data_dir;
-  const allowlist = intersectSkillAllowlists(input.availableSkills, def.skills);
-  const skills = await loadSubagentSkills({ dataDir, userId: input.userId, allowlist });
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
   const workspace = new ThreadWorkspace(dataDir, input.threadId, input.batchItem && { batchId: input.batchItem.batchId, itemKey: input.batchItem.key });
-  const tools = createAgentTools({
-    workspace,
-    sandbox: deps.config.sandbox,
-    webFetch: deps.config.web_fetch,
-    names: null,
-    readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
-  }).filter((t) => (def.tools === null || def.tools.includes(t.name)) && !def.disallowedTools.includes(t.name));
+  const tools = [
+    ...createAgentTools({
+      workspace,
+      sandbox: deps.config.sandbox,
+      webFetch: deps.config.web_fetch,
+      names: null,
+      readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
+    }),
+    ...(deps.mcp?.entries().map((e) => e.tool) ?? []),
+  ].filter((t) => subagentHasTool(def, t.name));
   return createAgent({
     model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }),
     tools,

@@ -6,9 +6,11 @@ import { batchCommand } from './batch-command';
 import { eventsCommand } from './events-command';
 import { promptCommand } from './prompt-command';
 import { runCommand } from './run-command';
+import { runsCommand } from './runs-command';
 import { serveCommand } from './serve-command';
 import { startCommand } from './start-command';
 import { taskCommand } from './task-command';
+import { toolsCommand } from './tools-command';
 import { workerCommand } from './worker-command';
 import { installWorkerLogging, logLevelFromEnv } from '../worker/install-logging';
 import { WORKER_QUEUES, type WorkerQueues } from '../worker/create-workers';
@@ -57,6 +59,8 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   program.addCommand(serveCommand(config));
   program.addCommand(agentsCommand());
   program.addCommand(taskCommand(config, setExitCode));
+  program.addCommand(toolsCommand(config));
+  program.addCommand(runsCommand(config, setExitCode));
   return program;
 }
 

@@ -6,6 +6,7 @@ import { leadTaskToolOptions, renderLeadSystemPrompt, renderSubagentSystemPrompt
 import { availableSubagentNames, NO_MANAGED_DEFINITIONS, readManagedDefinitions, resolveSubagent, type ManagedDefinitions } from '../registry';
 import { buildSkillsSection, loadSubagentSkills } from '../skills';
 import { withStores } from './with-stores';
+import { expandToolList, McpToolRegistry, type McpToolEntry } from '../mcp';
 import { taskToolSpec } from '../tools';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 
@@ -57,19 +58,23 @@ function runInput(
 /**
  * `deerflow prompt lead`: the lead's system message for the current config, then the `task` tool
  * description. Limits and catalog come from `buildLeadRunInput`, the resolution a real run uses,
- * and the text from `renderLeadSystemPrompt`, the function `leadModelStep` uses.
+ * and the text from `renderLeadSystemPrompt`, the function `leadModelStep` uses. `mcpTools` are the
+ * tools of the MCP servers this process connected to.
  */
 export function promptLeadText(
   loaded: LoadedConfig,
   options: PromptLeadOptions,
   now: Date = new Date(),
   managed: ManagedDefinitions = NO_MANAGED_DEFINITIONS,
+  mcpTools: readonly McpToolEntry[] = [],
 ): string {
   const maxConcurrent = parseLimit('--max-concurrent', options.maxConcurrent);
   const maxTotal = parseLimit('--max-total', options.maxTotal);
   const input = runInput(loaded, managed, options.agent, maxConcurrent, maxTotal);
-  // New runs offer `ask_clarification`, so the printed prompt does too.
-  const system = renderLeadSystemPrompt(loaded.config, { ...input, clarification: true }, formatPromptDate(now), managed);
+  // New runs offer `ask_clarification`, so the printed prompt does too; MCP entries list the
+  // connected tools they allow, as `leadModelStep` lists them.
+  const leadTools = expandToolList(input.leadTools, mcpTools).names;
+  const system = renderLeadSystemPrompt(loaded.config, { ...input, clarification: true, leadTools }, formatPromptDate(now), managed);
   const tool = leadTaskToolOptions(loaded.config, input, managed);
   const description = tool ? taskToolSpec(tool).function.description : '(none: this agent has no subagents, so no `task` tool is bound)';
   return `${system}\n\n${TASK_TOOL_HEADING}\n${description}\n`;
@@ -111,7 +116,13 @@ export function promptCommand(config: Option): Command {
     .action(async (opts: PromptLeadOptions & { config?: string }) => {
       const loaded = loadCliConfig(opts.config);
       const managed = await withStores(loaded, (stores) => readManagedDefinitions(stores.agents));
-      process.stdout.write(promptLeadText(loaded, opts, new Date(), managed));
+      const mcp = McpToolRegistry.fromConfig(loaded.config, { configDir: loaded.dir });
+      try {
+        await mcp.start();
+        process.stdout.write(promptLeadText(loaded, opts, new Date(), managed, mcp.entries()));
+      } finally {
+        await mcp.close();
+      }
     });
   prompt
     .command('subagent')

@@ -1,8 +1,9 @@
 import { Command, type Option } from 'commander';
 import { TaskNotCancellableError } from '../client';
 import { leadRunWorkflowId } from '../workflows/lead-run-messages';
-import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
-import { startRuntime, type Runtime } from './runtime';
+import { withClusterRuntime } from './cluster-runtime';
+import { CliExit, EXIT_USAGE } from './load-cli-config';
+import type { Runtime } from './runtime';
 
 /**
  * `deerflow task cancel|extend --thread T RUN TASK ...`: acts on one running task of a live lead run
@@ -19,7 +20,7 @@ export function taskCommand(config: Option, setExitCode: (code: number) => void)
     .requiredOption('--thread <id>', 'the thread of the run')
     .addOption(config)
     .action(async (runId: string, taskId: string, opts: { thread: string; config?: string }) => {
-      await withClusterRuntime(opts.config, async (runtime) => {
+      await withTaskRuntime(opts.config, async (runtime) => {
         const ended = await runtime.deerflow.cancelTask(leadRunWorkflowId(opts.thread, runId), taskId);
         process.stdout.write(`task ${ended.taskId} of run ${runId}: ${ended.status}\n`);
       });
@@ -36,7 +37,7 @@ export function taskCommand(config: Option, setExitCode: (code: number) => void)
     .action(async (runId: string, taskId: string, rawSeconds: string, opts: { thread: string; config?: string }) => {
       const seconds = Number(rawSeconds);
       if (!Number.isInteger(seconds) || seconds < 1) throw new CliExit(`seconds: must be a whole number of seconds, at least 1 (got ${rawSeconds})`, EXIT_USAGE);
-      await withClusterRuntime(opts.config, async (runtime) => {
+      await withTaskRuntime(opts.config, async (runtime) => {
         const extended = await runtime.deerflow.extendTask(leadRunWorkflowId(opts.thread, runId), taskId, seconds);
         process.stdout.write(`task ${extended.taskId} of run ${runId}: timeout now ${extended.timeoutSeconds} s (extended by ${extended.extendedSeconds} s in total)\n`);
       });
@@ -46,18 +47,11 @@ export function taskCommand(config: Option, setExitCode: (code: number) => void)
 }
 
 /** Runs `act` on the configured cluster; a refused task update is a usage error (exit 2). */
-async function withClusterRuntime(configPath: string | undefined, act: (runtime: Runtime) => Promise<void>): Promise<void> {
-  const loaded = loadCliConfig(configPath);
-  if (loaded.config.temporal.address === null) {
-    throw new CliExit('deerflow task needs TEMPORAL_ADDRESS (or temporal.address): the run lives on the cluster that runs it', EXIT_USAGE);
-  }
-  const runtime = await startRuntime({ loaded, withWorkers: false, log: (line) => process.stderr.write(`${line}\n`) });
+async function withTaskRuntime(configPath: string | undefined, act: (runtime: Runtime) => Promise<void>): Promise<void> {
   try {
-    await act(runtime);
+    await withClusterRuntime('deerflow task', configPath, act);
   } catch (err) {
     if (err instanceof TaskNotCancellableError) throw new CliExit(err.message, EXIT_USAGE);
     throw err;
-  } finally {
-    await runtime.stop();
   }
 }

@@ -6,13 +6,7 @@ import type { AgentDefinitionStore } from '../store/agent-definition-store';
 import { claimThread, type BatchStore, type RunEventStore, type ThreadOwnerStore } from '../store';
 import { streamRunEvents, type StreamRunEventsOptions } from './stream-run-events';
 import {
-  boundText,
-  SA_AGENT,
-  SA_BATCH_ID,
-  SA_SUBAGENTS,
-  SA_THREAD_ID,
-  SA_USER_ID,
-  WORKFLOW_TASK_QUEUE,
+  WORKFLOW_TYPES,
   type BatchItemRecord,
   type BatchItemSummary,
   type BatchRecord,
@@ -28,11 +22,12 @@ import {
   type RunEvent,
   type ThreadOwnerRecord,
 } from '../contracts';
-import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery } from '../workflows/lead-run-messages';
 import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
 import { readManagedDefinitions, resolveCatalog } from '../registry';
 import { buildBatch, type BatchRequest } from './build-batch';
 import { buildLeadRunInput, type RunRequest } from './build-run-input';
+import { batchStartOptions, leadRunStartOptions } from './start-options';
 
 /** A started lead run. */
 export interface StartedRun {
@@ -136,18 +131,9 @@ export class DeerFlowClient {
     // After validation (a refused request claims nothing), before the start (no run of this user
     // ever lands in another user's thread).
     if (this.threads !== null) await claimThread(this.threads, input.threadId, input.userId, 'run');
-    const workflowId = leadRunWorkflowId(input.threadId, input.runId);
-    const handle = await this.temporal.workflow.start('leadRunWorkflow', {
-      taskQueue: WORKFLOW_TASK_QUEUE,
-      workflowId,
-      args: [input],
-      staticSummary: boundText(`${input.agentName} for ${input.userId}: ${input.message.replace(/\s+/g, ' ')}`, 200),
-      typedSearchAttributes: [
-        { key: SA_THREAD_ID, value: input.threadId },
-        { key: SA_USER_ID, value: input.userId },
-        { key: SA_AGENT, value: input.agentName },
-      ],
-    });
+    const options = leadRunStartOptions(input);
+    const handle = await this.temporal.workflow.start(WORKFLOW_TYPES.leadRun, options);
+    const { workflowId } = options;
     return { workflowId, runId: input.runId, threadId: input.threadId, input, handle };
   }
 
@@ -245,21 +231,10 @@ export class DeerFlowClient {
     // both become the owner's before the batch row exists, so none is written in another's thread.
     if (this.threads !== null) for (const thread of new Set([id, threadId])) await claimThread(this.threads, thread, ownerId, 'batch');
     await batches.createBatch(built.create, { maxItems: built.maxItems });
-    const workflowId = batchWorkflowId(id);
+    const options = batchStartOptions(built.workflow);
+    const { workflowId } = options;
     try {
-      await this.temporal.workflow.start('batchWorkflow', {
-        taskQueue: WORKFLOW_TASK_QUEUE,
-        workflowId,
-        // A batch runs once: a repeated start of a finished batch must not start it again.
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        args: [built.workflow],
-        staticSummary: boundText(`batch of ${built.create.items.length} for ${built.workflow.runtime.ownerId}: ${built.workflow.title}`, 200),
-        typedSearchAttributes: [
-          { key: SA_BATCH_ID, value: id },
-          { key: SA_USER_ID, value: built.workflow.runtime.ownerId },
-          { key: SA_SUBAGENTS, value: [built.workflow.runtime.subagent.name] },
-        ],
-      });
+      await this.temporal.workflow.start(WORKFLOW_TYPES.batch, options);
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }

@@ -12,3 +12,8 @@ export {
   MAX_CONCURRENT_CEILING,
 } from './build-run-input';
 export type { RunRequest } from './build-run-input';
+export { leadRunStartOptions, batchStartOptions } from './start-options';
+export type { LeadRunStartOptions, BatchStartOptions } from './start-options';
+// Workflow ids and messages, for callers that hold a plain Temporal client.
+export { leadRunWorkflowId, leadRunStateQuery } from '../workflows/lead-run-messages';
+export { batchWorkflowId, batchItemWorkflowId, batchStateQuery } from '../workflows/batch-messages';

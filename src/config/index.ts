@@ -18,6 +18,9 @@ export type { ConfigErrorCode, ConfigErrorOptions } from './config-error';
 
 export { configErrorMap, formatKeyPath, issuesToProblems } from './issue-messages';
 
+export { LeadToolEntrySchema, MCP_TRANSPORTS, McpServerSchema, McpServersSchema } from './mcp-servers-schema';
+export type { McpServerConfig } from './mcp-servers-schema';
+
 export {
   AppConfigSchema,
   CustomSubagentSchema,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LEAD_TOOL_NAMES } from '../contracts/tool-names';
+import { mcpServerOf } from '../contracts/mcp-tool-names';
+import { LeadToolEntrySchema, McpServersSchema } from './mcp-servers-schema';
 
 /**
  * The config.yaml schema. Every object is strict (unknown keys are errors) and every default and
@@ -242,8 +243,11 @@ export const LeadAgentSchema = z.strictObject({
   /** Skills this lead's subagents may use (intersected with each subagent's own list): null = all, [] = none. */
   skills: z.array(name).nullable().default(null),
   max_turns: posInt.default(50),
-  /** The lead's own tools (besides `task`/`batch_task`): null/absent = all it may have, list = only these. */
-  tools: z.array(z.enum(LEAD_TOOL_NAMES)).nullable().default(null),
+  /**
+   * The lead's own tools (besides `task`/`batch_task`): null/absent = all it may have (every enabled
+   * MCP server's too), list = only these (built-in names, `<server>__<tool>`, `<server>__*`).
+   */
+  tools: z.array(LeadToolEntrySchema).nullable().default(null),
   /** The lead's own token budget over one run; null = `subagents.token_budget`, else the subagent default. */
   token_budget: TokenBudgetConfigSchema.nullable().default(null),
   /** How long a run waits for the answer to its `ask_clarification` question, then ends `needs_input`. */
@@ -386,6 +390,7 @@ export const AppConfigSchema = z
     web_fetch: WebFetchConfigSchema.default(() => WebFetchConfigSchema.parse({})),
     gateway: GatewayConfigSchema.default(() => GatewayConfigSchema.parse({})),
     worker: WorkerConfigSchema.default(() => WorkerConfigSchema.parse({})),
+    mcp_servers: McpServersSchema,
   })
   .superRefine(
     (c, ctx) => {
@@ -400,6 +405,19 @@ export const AppConfigSchema = z
       }
     },
     { when: whenFieldsValid('models', 'default_model') },
+  )
+  .superRefine(
+    (c, ctx) => {
+      for (const [agent, def] of Object.entries(c.agents)) {
+        def.tools?.forEach((entry, i) => {
+          const server = mcpServerOf(entry);
+          if (server !== null && c.mcp_servers[server] === undefined) {
+            ctx.addIssue({ code: 'custom', path: ['agents', agent, 'tools', i], message: `names MCP server "${server}", which is not in mcp_servers` });
+          }
+        });
+      }
+    },
+    { when: whenFieldsValid('agents', 'mcp_servers') },
   );
 
 /** Raw shape before parsing (what YAML may contain). */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BatchItemCountsSchema, BatchItemStatusSchema, FinalBatchStatusSchema } from './batches';
-import { RunStatusSchema, RunStopReasonSchema, StopReasonSchema, WireStatusSchema } from './status';
+import { RUN_STATUSES, RunStatusSchema, RunStopReasonSchema, StopReasonSchema, WireStatusSchema } from './status';
 import { TokenUsageSchema } from './usage';
+import { LeadRunStateSchema } from './workflow-io';
 
 /** One task in `deerflow run --json` (SCRIPTED_MODEL.md). */
 export const RunJsonTaskSchema = z.strictObject({
@@ -64,3 +65,38 @@ export const BatchJsonOutputSchema = z.strictObject({
   items: z.array(BatchJsonItemSchema),
 });
 export type BatchJsonOutput = z.infer<typeof BatchJsonOutputSchema>;
+
+/**
+ * `DeerflowRunStatus` values a lead run upserts: `running`, `waiting_for_answer` (it asked the user),
+ * then its final status. What `deerflow runs list --status` accepts.
+ */
+export const RunSearchStatusSchema = z.enum(['running', 'waiting_for_answer', ...RUN_STATUSES]);
+export type RunSearchStatus = z.infer<typeof RunSearchStatusSchema>;
+
+/** One lead run in `deerflow runs list --json`, as Temporal visibility knows it (null: not set on the run). */
+export const RunsListEntrySchema = z.strictObject({
+  workflow_id: z.string(),
+  thread_id: z.string().nullable(),
+  run_id: z.string().nullable(),
+  user_id: z.string().nullable(),
+  agent: z.string().nullable(),
+  /** `DeerflowRunStatus`; null before the run's first workflow task. */
+  status: z.string().nullable(),
+  /** Temporal's execution status (`RUNNING`, `COMPLETED`, `FAILED`, `CANCELLED`, `TERMINATED`, ...). */
+  execution_status: z.string(),
+  started_at: z.string(),
+  closed_at: z.string().nullable(),
+});
+export type RunsListEntry = z.infer<typeof RunsListEntrySchema>;
+
+/** The object `deerflow runs list --json` prints, newest run first. */
+export const RunsListJsonOutputSchema = z.strictObject({ runs: z.array(RunsListEntrySchema) });
+export type RunsListJsonOutput = z.infer<typeof RunsListJsonOutputSchema>;
+
+/** The object `deerflow runs show --json` prints: the run's live state (query `state`). */
+export const RunShowJsonOutputSchema = z.strictObject({
+  workflow_id: z.string(),
+  execution_status: z.string(),
+  state: LeadRunStateSchema,
+});
+export type RunShowJsonOutput = z.infer<typeof RunShowJsonOutputSchema>;

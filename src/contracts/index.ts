@@ -24,6 +24,10 @@ export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
 export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME } from './tool-args';
 export { ASK_CLARIFICATION_TOOL_NAME, LEAD_TOOL_NAMES, leadCallId } from './tool-names';
 export type { LeadToolName } from './tool-names';
+export { ToolsListOutputSchema, ToolsListServerSchema, ToolsListToolSchema } from './tools-list-output';
+export type { ToolsListOutput, ToolsListServer, ToolsListTool } from './tools-list-output';
+export { mcpServerPattern, toolAllowed, toolEntryMatches, toolListIncludes } from './tool-patterns';
+export { isValidToolName, MCP_SERVER_NAME_PATTERN, MCP_TOOL_SEPARATOR, mcpServerOf, mcpToolName, TOOL_NAME_PATTERN } from './mcp-tool-names';
 export type { TaskToolArgs, BatchTaskToolArgs } from './tool-args';
 export { ToolCallSchema, LeadModelTurnSchema } from './messages';
 export type { ToolCall, LeadModelTurn } from './messages';
@@ -147,10 +151,33 @@ export {
   SA_ITEMS_TOTAL,
   CUSTOM_SEARCH_ATTRIBUTES,
 } from './search-attributes';
+export { leadRunSearchAttributes, batchSearchAttributes, missingSearchAttributes } from './identity-search-attributes';
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
+export { WORKFLOW_TYPES } from './workflow-types';
+export type { WorkflowType } from './workflow-types';
 export { CONFIGURATION_ERROR_TYPE, TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from './failure-types';
-export { RunJsonTaskSchema, RunJsonLeadToolSchema, RunJsonOutputSchema, BatchJsonItemSchema, BatchJsonOutputSchema } from './cli-output';
-export type { RunJsonTask, RunJsonLeadTool, RunJsonOutput, BatchJsonItem, BatchJsonOutput } from './cli-output';
+export {
+  RunJsonTaskSchema,
+  RunJsonLeadToolSchema,
+  RunJsonOutputSchema,
+  BatchJsonItemSchema,
+  BatchJsonOutputSchema,
+  RunSearchStatusSchema,
+  RunsListEntrySchema,
+  RunsListJsonOutputSchema,
+  RunShowJsonOutputSchema,
+} from './cli-output';
+export type {
+  RunJsonTask,
+  RunJsonLeadTool,
+  RunJsonOutput,
+  BatchJsonItem,
+  BatchJsonOutput,
+  RunSearchStatus,
+  RunsListEntry,
+  RunsListJsonOutput,
+  RunShowJsonOutput,
+} from './cli-output';
 export {
   AgentNameSchema,
   ManagedSubagentInputSchema,

@@ -99,6 +99,14 @@ export {
 } from './loop-detection';
 export type { LoopLimits, LoopAction } from './loop-detection';
 export { activeSkills } from './active-skills';
+export {
+  SKILL_POLICY_ALWAYS_ALLOWED_TOOLS,
+  UNRESTRICTED_SKILL_TOOL_POLICY,
+  skillToolPolicy,
+  isToolAllowedBySkills,
+  skillToolRefusal,
+} from './skill-tool-policy';
+export type { SkillToolRule, SkillToolPolicy } from './skill-tool-policy';
 export { SUMMARY_INSTRUCTIONS, approximateTokens, shouldCompact, compactionCut, renderForSummary } from './compaction';
 export type { CompactableMessage, CompactionTrigger } from './compaction';
 export { requestOrigins, planLeadCompaction } from './lead-compaction-plan';

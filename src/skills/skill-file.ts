@@ -12,7 +12,8 @@ const nonBlank = (what: string) =>
 
 /**
  * The SKILL.md front matter. Unknown keys (`license`, ...) are allowed and dropped.
- * `allowed_tools`: absent or null = no restriction, `[]` = no tools.
+ * `allowed_tools`: absent or null = no restriction, `[]` = no tools but `read_file` (the policy is
+ * `src/middleware/skill-tool-policy.ts`).
  */
 export const SkillFrontMatterSchema = z.object({
   name: nonBlank('name').refine(isValidSkillName, 'name must be 1-64 letters, digits, _ . - (starting with a letter or digit)'),

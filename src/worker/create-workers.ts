@@ -1,5 +1,5 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS } from '../activities';
+import { createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS, type ActivityDeps } from '../activities';
 import type { LoadedConfig } from '../config';
 import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
 import type { Callbacks } from '@langchain/core/callbacks/manager';
@@ -7,6 +7,7 @@ import { ApplicationFailure } from '@temporalio/common';
 import { subagentBacklogReader } from './subagent-backlog';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
+import { McpToolRegistry } from '../mcp';
 
 /** How long past the shutdown grace a worker waits for cancelled activities before it gives up on them. */
 export const SHUTDOWN_FORCE_MARGIN_MS = 15_000;
@@ -45,6 +46,8 @@ export interface CreateWorkersOptions {
    * dedicated subagent worker pools next to workflow workers.
    */
   readonly queues?: WorkerQueues;
+  /** Where MCP `env`/`headers` references are read. @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /** The task queues a worker process serves. */
@@ -72,7 +75,13 @@ export interface DeerflowWorkers {
  */
 export async function createWorkers(options: CreateWorkersOptions): Promise<DeerflowWorkers> {
   const { config, dir } = options.loaded;
+  // One client per MCP server for this process. The first attempts finish (bounded by each server's
+  // timeout) before polling starts, so the first tasks see the tools; a server that failed is retried
+  // in the background and never stops the worker.
+  const mcp = McpToolRegistry.fromConfig(config, { configDir: dir, env: options.env });
+  await mcp.start();
   const deps = {
+    mcp,
     config,
     stores: options.stores,
     now: options.now,
@@ -89,6 +98,16 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
       }
     },
   };
+  try {
+    return await startWorkers(options, deps, mcp);
+  } catch (err) {
+    await mcp.close();
+    throw err;
+  }
+}
+
+async function startWorkers(options: CreateWorkersOptions, deps: ActivityDeps, mcp: McpToolRegistry): Promise<DeerflowWorkers> {
+  const { config } = options.loaded;
   const queues = options.queues ?? 'all';
   // After the grace the SDK cancels running activities (reason WORKER_SHUTDOWN); they end as a
   // retryable failure so another worker takes them over at once. The force time bounds a tool that
@@ -120,7 +139,12 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     workflow,
     subagents,
     run: async () => {
-      await Promise.all(workers.map((w) => w.run()));
+      try {
+        await Promise.all(workers.map((w) => w.run()));
+      } finally {
+        // After the workers stopped: no activity still calls a server.
+        await mcp.close();
+      }
     },
     shutdown: () => {
       for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();

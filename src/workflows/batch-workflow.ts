@@ -8,6 +8,7 @@ import {
   executeChild,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   setCurrentDetails,
   setHandler,
   upsertSearchAttributes,
@@ -15,6 +16,7 @@ import {
 } from '@temporalio/workflow';
 import type { BatchItemCounts, BatchItemStatus, BatchState, BatchWorkflowInput, CancelBatchResult } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
+import { batchSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
 import { SA_BATCH_ID, SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_USER_ID } from '../contracts/search-attributes';
 import { batchStore } from './activity-proxies';
 import { batchItemWorkflow } from './batch-item-workflow';
@@ -22,6 +24,7 @@ import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrante
 import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew, slotsToGrant } from './batch-window';
 import { failureMessage } from './classify-activity-failure';
 import { inputSchemas } from './input-schemas';
+import { WORKFLOW_PATCHES } from './patches';
 
 const TERMINAL: readonly BatchItemStatus[] = ['completed', 'failed', 'cancelled', 'timed_out'];
 
@@ -44,6 +47,10 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   }
   const input = parsed.data;
   const { runtime } = input;
+  // Decided once, at start: batches started before it had only the attributes their starter set.
+  const identity = patched(WORKFLOW_PATCHES.identitySearchAttributes)
+    ? missingSearchAttributes(workflowInfo().typedSearchAttributes, batchSearchAttributes(input))
+    : [];
   const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
   const state: BatchState = {
     batchId: runtime.batchId,
@@ -91,6 +98,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     { key: SA_RUN_STATUS, value: 'running' },
     { key: SA_ITEMS_TOTAL, value: input.itemCount },
     { key: SA_ITEMS_DONE, value: doneCount(state.counts) },
+    ...identity,
   ]);
   let reportedDone = doneCount(state.counts);
   const reportProgress = (force: boolean) => {

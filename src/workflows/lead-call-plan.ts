@@ -1,5 +1,6 @@
 import type { CatalogEntry, LeadCallRef, ToolCall } from '../contracts';
 import { ASK_CLARIFICATION_TOOL_NAME, BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
+import { toolListIncludes } from '../contracts/tool-patterns';
 import { validateTaskCall, type TaskPolicy } from './validate-task-call';
 
 /** What one tool call of a lead response will do, decided before anything runs (pure). */
@@ -17,7 +18,10 @@ export type PlannedCall =
 /** What the planner needs of the run. */
 export interface CallPlanContext extends TaskPolicy {
   readonly catalog: readonly CatalogEntry[];
-  /** The lead's own tools in this run ([] for runs recorded before the lead had tools). */
+  /**
+   * The lead's own tools in this run ([] for runs recorded before the lead had tools): names, and
+   * `<server>__*` for every tool of an MCP server.
+   */
   readonly leadTools: readonly string[];
   /** Whether `batch_task` runs a batch (else it is an unknown tool, as in runs recorded before batches). */
   readonly batches: boolean;
@@ -33,7 +37,7 @@ export function planLeadCalls(calls: readonly ToolCall[], callIds: readonly stri
   return calls.map((call, index): PlannedCall => {
     const ref: LeadCallRef = { callId: callIds[index] ?? call.id, toolCallId: call.id, toolName: call.name };
     if (call.name === BATCH_TASK_TOOL_NAME && ctx.batches) return { kind: 'batch', ref };
-    if (ctx.leadTools.includes(call.name)) return { kind: 'leadTool', ref };
+    if (toolListIncludes(ctx.leadTools, call.name)) return { kind: 'leadTool', ref };
     if (call.name === ASK_CLARIFICATION_TOOL_NAME && ctx.clarification === true) {
       const question = typeof call.args['question'] === 'string' ? call.args['question'].trim() : '';
       return question === ''

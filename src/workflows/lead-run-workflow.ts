@@ -11,6 +11,7 @@ import {
 } from '@temporalio/workflow';
 import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
+import { leadRunSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { bookkeeping, lead } from './activity-proxies';
@@ -23,6 +24,7 @@ import type { LeadRunContext } from './lead-run-context';
 import { awaitAnswer } from './lead-clarification';
 import { registerLeadRunHandlers } from './lead-run-handlers';
 import { runLeadResponse } from './lead-response';
+import { toolListIncludes } from '../contracts/tool-patterns';
 import { WORKFLOW_PATCHES } from './patches';
 import { newLeadRunState } from './new-lead-run-state';
 import { progressDetails } from './progress-details';
@@ -57,8 +59,13 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     clarifies: patched(WORKFLOW_PATCHES.leadClarification),
     answer: null,
   };
+  // Decided here, at start, like the others: a run started without its identifying attributes (by a
+  // plain Temporal client) gets them in the same upsert as its status, one command either way.
+  const identity = patched(WORKFLOW_PATCHES.identitySearchAttributes)
+    ? missingSearchAttributes(workflowInfo().typedSearchAttributes, leadRunSearchAttributes(input))
+    : [];
   registerLeadRunHandlers(run);
-  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }]);
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'running' }, ...identity]);
 
   try {
     await runLoop(run);
@@ -130,7 +137,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       for (const [index, call] of step.toolCalls.entries()) {
         const callId = ids[index] ?? call.id;
         run.open.set(callId, { callId, toolCallId: call.id, toolName: call.name });
-        if (input.leadTools.includes(call.name)) state.leadTools.push({ callId, turn, tool: call.name, status: 'failed', error: notRunAtTurnCap(maxTurns) });
+        if (toolListIncludes(input.leadTools, call.name)) state.leadTools.push({ callId, turn, tool: call.name, status: 'failed', error: notRunAtTurnCap(maxTurns) });
       }
       break;
     }

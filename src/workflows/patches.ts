@@ -1,5 +1,5 @@
 /**
- * Patch markers of leadRunWorkflow. Each guards a change of the command sequence so that runs
+ * Patch markers of leadRunWorkflow (and batchWorkflow: `identitySearchAttributes`). Each guards a change of the command sequence so that runs
  * recorded before it replay unchanged (tests/replay/histories holds a history of each era).
  */
 export const WORKFLOW_PATCHES = {
@@ -32,4 +32,10 @@ export const WORKFLOW_PATCHES = {
    * `extendTask`. Older runs had a fixed start-to-close timeout and a fixed safety-net timer.
    */
   taskDeadlines: 'task-deadlines',
+  /**
+   * Lead runs and batches upsert their identifying search attributes (thread, user, agent; batch,
+   * owner, subagent) that their starter did not set, so a run started by any Temporal client is
+   * found by thread and user. Older runs relied on the starter; their first upsert held the status only.
+   */
+  identitySearchAttributes: 'identity-search-attributes',
 } as const;

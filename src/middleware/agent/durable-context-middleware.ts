@@ -9,6 +9,9 @@ export const DURABLE_CONTEXT_MIDDLEWARE_NAME = 'DurableContextMiddleware';
 
 const ActiveSkillSchema = z.object({ name: z.string(), path: z.string(), description: z.string().nullable().optional() });
 
+/** `skill_context`: the skills the agent loaded, in load order; shared with the skill tool policy. */
+export const SkillContextStateSchema = z.object({ skill_context: z.array(ActiveSkillSchema).default([]) });
+
 /**
  * Durable context for a subagent (SPEC §6.5): `beforeModel` records the skills the agent loaded
  * (`skill_context`, kept in state so it survives history compaction), and every model request
@@ -19,7 +22,7 @@ const ActiveSkillSchema = z.object({ name: z.string(), path: z.string(), descrip
 export function durableContextMiddleware() {
   return createMiddleware({
     name: DURABLE_CONTEXT_MIDDLEWARE_NAME,
-    stateSchema: SummaryStateSchema.extend({ skill_context: z.array(ActiveSkillSchema).default([]) }),
+    stateSchema: SummaryStateSchema.extend(SkillContextStateSchema.shape),
     beforeModel: (state) => {
       const known = new Set(state.skill_context.map((s) => s.path));
       const fresh = activeSkills(state.messages).filter((s) => !known.has(s.path));

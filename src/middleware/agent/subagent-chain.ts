@@ -2,6 +2,7 @@ import type { BaseChatModel } from '@langchain/core/language_models/chat_models'
 import type { AgentMiddleware } from 'langchain';
 import type { AppConfig } from '../../config/schema';
 import type { StopReason } from '../../contracts';
+import type { SkillToolRule } from '../skill-tool-policy';
 import { dateContextMiddleware } from './date-context-middleware';
 import { durableContextMiddleware } from './durable-context-middleware';
 import { inputSanitizationMiddleware } from './input-sanitization-middleware';
@@ -9,6 +10,7 @@ import { llmErrorHandlingMiddleware, type LlmErrorHandlingMiddlewareOptions } fr
 import { loopDetectionMiddleware } from './loop-detection-middleware';
 import { systemMessageCoalescingMiddleware } from './system-message-coalescing-middleware';
 import { summarizationMiddleware } from './summarization-middleware';
+import { skillToolPolicyMiddleware } from './skill-tool-policy-middleware';
 import { resolveSubagentTokenBudget, tokenBudgetMiddleware } from './token-budget-middleware';
 import { toolErrorHandlingMiddleware } from './tool-error-handling-middleware';
 import { toolResultSanitizationMiddleware } from './tool-result-sanitization-middleware';
@@ -27,14 +29,17 @@ export interface SubagentChainOptions {
   readonly llmRetry?: Omit<LlmErrorHandlingMiddlewareOptions, 'sleep'>;
   /** The model that writes compaction summaries; required when `summarization.enabled`. */
   readonly summaryModel?: BaseChatModel;
+  /** The skills the subagent may load, whose `allowed_tools` apply while they are active. @default [] */
+  readonly skills?: readonly SkillToolRule[];
 }
 
 /**
  * The subagent middleware chain, in the order SPEC §6.10 pins for the parts this project has:
  * input sanitization outermost, then tool-result sanitization (tool results are data),
- * LLM and tool error handling, the loop and token guards, durable context, summarization
- * (when enabled), the date reminder, and the system-message coalescer always last (innermost), so
- * the model always receives exactly one leading system message. Built per task: guards keep per-run
+ * LLM and tool error handling, the loop and token guards, durable context, the skill tool policy
+ * (after the skill tracking it reads, inside the tool error handler so receipts see a refusal as an
+ * error result), summarization (when enabled), the date reminder, and the system-message coalescer
+ * always last (innermost), so the model always receives exactly one leading system message. Built per task: guards keep per-run
  * state and must not be shared between concurrent executions.
  */
 export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMiddleware[] {
@@ -48,7 +53,7 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
   if (config.loop_detection.enabled) chain.push(loopDetectionMiddleware(config.loop_detection));
   const budget = resolveSubagentTokenBudget(config, options.agentName);
   if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
-  chain.push(durableContextMiddleware());
+  chain.push(durableContextMiddleware(), skillToolPolicyMiddleware({ skills: options.skills ?? [] }));
   if (config.summarization.enabled) {
     if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');
     chain.push(summarizationMiddleware({ model: options.summaryModel, trigger: config.summarization.trigger, keep: config.summarization.keep }));

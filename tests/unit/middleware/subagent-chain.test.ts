@@ -3,10 +3,11 @@ import { buildSubagentMiddleware, stopReasonGuards } from '../../../src/middlewa
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
 import { HumanMessage } from '@langchain/core/messages';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
+import { withToolReceipts } from '../../../src/receipts/agent';
 
 const names = (input: AppConfigInput = {}) => buildSubagentMiddleware({ config: AppConfigSchema.parse(input), agentName: 'general-purpose' }).map((m) => m.name);
 
-test('the chain order is pinned: sanitization outermost, guards, durable context, date reminder, coalescer last', () => {
+test('the chain order is pinned: sanitization outermost, guards, durable context, skill tool policy, date reminder, coalescer last', () => {
   // Tool-result sanitization sits right after input sanitization (tool results are data): outside
   // everything that adds framework blocks, so only tool output is neutralized.
   expect(names()).toEqual([
@@ -17,9 +18,19 @@ test('the chain order is pinned: sanitization outermost, guards, durable context
     'LoopDetectionMiddleware',
     'TokenBudgetMiddleware',
     'DurableContextMiddleware',
+    // Right after the skill tracking it reads, and inside the tool error handler (see the next test).
+    'SkillToolPolicyMiddleware',
     'SubagentDateContextMiddleware',
     'SystemMessageCoalescingMiddleware',
   ]);
+});
+
+test('with receipts, the receipts middleware wraps the tool error handler and so the skill tool policy', () => {
+  const chain = withToolReceipts(buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' })).map((m) => m.name);
+  const at = (name: string) => chain.indexOf(name);
+  expect(at('ToolReceiptsMiddleware')).toBe(at('ToolErrorHandlingMiddleware') - 1);
+  expect(at('SkillToolPolicyMiddleware')).toBeGreaterThan(at('ToolErrorHandlingMiddleware'));
+  expect(at('SkillToolPolicyMiddleware')).toBe(at('DurableContextMiddleware') + 1);
 });
 
 test('disabled guards are left out; the coalescer stays last', () => {
@@ -35,10 +46,16 @@ test('both guards report stop reasons; the default chain admits an exact turn ca
   expect(() => recursionLimitForTurns(150, chain)).not.toThrow();
 });
 
-test('with summarization enabled it sits right after durable context, before the date reminder', () => {
+test('with summarization enabled it sits right after durable context and the skill tool policy, before the date reminder', () => {
   const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
   const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel }).map((m) => m.name);
-  expect(chain.slice(-4)).toEqual(['DurableContextMiddleware', 'SummarizationMiddleware', 'SubagentDateContextMiddleware', 'SystemMessageCoalescingMiddleware']);
+  expect(chain.slice(-5)).toEqual([
+    'DurableContextMiddleware',
+    'SkillToolPolicyMiddleware',
+    'SummarizationMiddleware',
+    'SubagentDateContextMiddleware',
+    'SystemMessageCoalescingMiddleware',
+  ]);
   expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose' })).toThrow('needs a summary model');
 });
 

@@ -23,3 +23,25 @@ describe('resolveLeadTools', () => {
     expect(parsed.error?.issues[0]?.path).toEqual(['agents', 'researcher', 'tools', 1]);
   });
 });
+
+describe('resolveLeadTools with MCP servers', () => {
+  const servers = {
+    docs: { transport: 'http' as const, url: 'http://127.0.0.1:8931/mcp' },
+    files: { transport: 'stdio' as const, command: 'files-server' },
+    off: { transport: 'stdio' as const, command: 'off-server', enabled: false },
+  };
+
+  it('names every tool of each enabled server as <server>__* when the agent allows all', () => {
+    expect(resolveLeadTools(config({ mcp_servers: servers }), null)).toEqual(['ls', 'read_file', 'write_file', 'str_replace', 'web_fetch', 'docs__*', 'files__*']);
+  });
+
+  it("keeps the allowlist's MCP entries of enabled servers only", () => {
+    const allowlist = ['read_file', 'docs__search', 'files__*', 'off__*'];
+    expect(resolveLeadTools(config({ mcp_servers: servers, agents: { a: { tools: allowlist } } }), allowlist)).toEqual(['read_file', 'docs__search', 'files__*']);
+  });
+
+  it('accepts MCP entries in agents.<name>.tools only for configured servers, naming the entry', () => {
+    const parsed = AppConfigSchema.safeParse({ mcp_servers: servers, agents: { a: { tools: ['docs__search', 'nowhere__x'] } } });
+    expect(parsed.error?.issues.map((i) => [i.path, i.message])).toEqual([[['agents', 'a', 'tools', 1], 'names MCP server "nowhere", which is not in mcp_servers']]);
+  });
+});

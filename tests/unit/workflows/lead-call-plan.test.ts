@@ -56,6 +56,11 @@ describe('planLeadCalls', () => {
   it('runs recorded before the lead had tools (no lead tools) answer every other tool as unknown', () => {
     expect(planLeadCalls([call('read_file')], ['x'], ctx({ leadTools: [] }))[0]?.kind).toBe('unknown');
   });
+
+  it('runs an MCP tool its snapshot allows by name or by <server>__*, and answers any other as unknown', () => {
+    const plan = planLeadCalls([call('docs__search'), call('web__shout'), call('web__wait'), call('files__read')], ['0.0', '0.1', '0.2', '0.3'], ctx({ leadTools: ['docs__search', 'web__*'] }));
+    expect(plan.map((p) => p.kind)).toEqual(['leadTool', 'leadTool', 'leadTool', 'unknown']);
+  });
 });
 
 describe('leadToolSummary', () => {

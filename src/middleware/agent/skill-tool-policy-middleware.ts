@@ -1,0 +1,78 @@
+import { ToolMessage } from '@langchain/core/messages';
+import { createMiddleware, type ModelRequest } from 'langchain';
+import { z } from 'zod';
+
+import { activeSkills } from '../active-skills';
+import { isToolAllowedBySkills, skillToolPolicy, skillToolRefusal, type SkillToolPolicy, type SkillToolRule } from '../skill-tool-policy';
+import { SkillContextStateSchema } from './durable-context-middleware';
+
+/** Name the skill tool policy middleware registers under. */
+export const SKILL_TOOL_POLICY_MIDDLEWARE_NAME = 'SkillToolPolicyMiddleware';
+
+const OptionsSchema = z
+  .object({
+    // Other keys of a skill (`SkillMetadata` passes through as is) are dropped.
+    skills: z.array(z.object({ name: z.string(), allowedTools: z.array(z.string()).nullable() })).default([]),
+  })
+  .strict();
+
+/** Options of {@link skillToolPolicyMiddleware}. */
+export interface SkillToolPolicyMiddlewareOptions {
+  /** The skills the agent may load, with their `allowed_tools`. @default [] */
+  readonly skills?: readonly SkillToolRule[];
+}
+
+type RequestTool = ModelRequest['tools'][number];
+
+/** What the policy reads of the agent state. */
+interface PolicyState {
+  readonly skill_context: readonly { readonly name: string }[];
+  readonly messages: Parameters<typeof activeSkills>[0];
+}
+
+/**
+ * A bound tool's name: a LangChain tool's `name`, or a provider-format tool's `name` or
+ * `function.name`. Null for a tool that names itself neither way; such a tool is kept, since
+ * nothing can match it to a skill's list.
+ */
+function boundToolName(tool: RequestTool): string | null {
+  const rec = tool as { name?: unknown; function?: { name?: unknown } };
+  if (typeof rec.name === 'string') return rec.name;
+  return typeof rec.function?.name === 'string' ? rec.function.name : null;
+}
+
+/**
+ * Enforces the active skills' `allowed_tools` (see `../skill-tool-policy` for the rule): every
+ * model request loses the tools the policy omits, and a call to one (a stale or made-up call)
+ * is answered with an error ToolMessage naming the tool and the skills instead of running.
+ *
+ * Active skills are those the durable context tracks: `skill_context` (kept in state, so it
+ * survives compaction) plus every SKILL.md read still in the messages. The messages are read here
+ * too because the tool calls of one model turn run before the next `beforeModel` records a skill
+ * read in that same turn. Tools are matched by name only, so built-in and MCP tools are treated alike.
+ * Register it inside the tool error handler (so receipts see the refusal as an `error` result).
+ * @throws ZodError for unknown or ill-typed options
+ */
+export function skillToolPolicyMiddleware(options: SkillToolPolicyMiddlewareOptions = {}) {
+  const { skills } = OptionsSchema.parse(options);
+  const policyOf = (state: PolicyState): SkillToolPolicy => skillToolPolicy([...state.skill_context, ...activeSkills(state.messages)], skills);
+  return createMiddleware({
+    name: SKILL_TOOL_POLICY_MIDDLEWARE_NAME,
+    stateSchema: SkillContextStateSchema,
+    wrapModelCall: (request, handler) => {
+      const policy = policyOf(request.state);
+      if (policy.allowed === null) return handler(request);
+      const tools = request.tools.filter((tool) => {
+        const name = boundToolName(tool);
+        return name === null || isToolAllowedBySkills(policy, name);
+      });
+      return handler(tools.length === request.tools.length ? request : { ...request, tools });
+    },
+    wrapToolCall: (request, handler) => {
+      const policy = policyOf(request.state);
+      const name = request.toolCall.name;
+      if (isToolAllowedBySkills(policy, name)) return handler(request);
+      return new ToolMessage({ content: skillToolRefusal(policy, name), tool_call_id: request.toolCall.id ?? '', name, status: 'error' });
+    },
+  });
+}
