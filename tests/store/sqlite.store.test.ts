@@ -113,7 +113,10 @@ describe('SQLite file', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all()
         .map((r) => (r as { name: string }).name);
-      expect(tables).toEqual(['batch_items', 'batches', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages', 'thread_summaries', 'threads']);
+      // `checkpoints` and `writes` are LangGraph's checkpointer's, created when the stores open.
+      expect(tables).toEqual([
+        'batch_items', 'batches', 'checkpoints', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages', 'thread_summaries', 'threads', 'writes',
+      ]);
     } finally {
       raw.close();
     }
