@@ -1,11 +1,9 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName, type WorkflowHandle } from '@temporalio/client';
-import { SA_USER_ID } from '../contracts';
+import { SA_USER_ID, WORKFLOW_TYPES } from '../contracts';
 import { leadRunWorkflowId } from '../workflows/lead-run-messages';
 import type { Caller } from './auth';
 import { GatewayError } from './errors';
 
-/** Workflow type of a lead run; a workflow id of ours with another type is not a run. */
-export const LEAD_RUN_WORKFLOW_TYPE = 'leadRunWorkflow';
 
 /** A run the caller may see. */
 export interface FoundRun {
@@ -37,7 +35,7 @@ export async function findRun(temporal: Client, threadId: string, runId: string,
     throw err;
   }
   const userId = description.typedSearchAttributes.get(SA_USER_ID) ?? null;
-  if (description.type !== LEAD_RUN_WORKFLOW_TYPE || (caller.scoped && userId !== caller.userId)) {
+  if (description.type !== WORKFLOW_TYPES.leadRun || (caller.scoped && userId !== caller.userId)) {
     throw GatewayError.runNotFound(threadId, runId);
   }
   return { threadId, runId, workflowId, handle, status: description.status.name, userId };

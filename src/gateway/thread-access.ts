@@ -1,11 +1,10 @@
 import type { preHandlerAsyncHookHandler } from 'fastify';
-import { SA_BATCH_ID, SA_THREAD_ID, SA_USER_ID } from '../contracts';
+import { SA_BATCH_ID, SA_THREAD_ID, SA_USER_ID, WORKFLOW_TYPES } from '../contracts';
 import { isThreadOwnerError, ThreadOwnerErrorCode } from '../store';
 import type { Caller } from './auth';
 import { GatewayError, GatewayErrorCode } from './errors';
 import type { GatewayDeps } from './gateway-deps';
 import { callerOf } from './request-caller';
-import { LEAD_RUN_WORKFLOW_TYPE } from './run-lookup';
 import { RunParamsSchema } from './validation';
 
 /** What the thread checks read: the stored owners (through the client) and Temporal visibility. */
@@ -14,8 +13,6 @@ type ThreadAccessDeps = Pick<GatewayDeps, 'temporal'> & { readonly deerflow: Pic
 /** The 404 of a thread the caller may not use: it names nothing about the owner or the runs. */
 const threadNotFound = (threadId: string): GatewayError => new GatewayError(GatewayErrorCode.NotFound, `thread "${threadId}" not found`);
 
-/** Workflow type of a batch; its items work in the thread named by the batch id. */
-const BATCH_WORKFLOW_TYPE = 'batchWorkflow';
 
 // Thread ids, batch ids and configured user ids are restricted to letters, digits and `_ . @ -`,
 // so each is safe inside a quoted literal of a visibility query.
@@ -23,8 +20,8 @@ const BATCH_WORKFLOW_TYPE = 'batchWorkflow';
 /** Workflows that work in thread `threadId`: its lead runs, and the batch whose id it is. */
 function threadUsers(threadId: string): string {
   return (
-    `((WorkflowType = '${LEAD_RUN_WORKFLOW_TYPE}' AND ${SA_THREAD_ID.name} = '${threadId}')` +
-    ` OR (WorkflowType = '${BATCH_WORKFLOW_TYPE}' AND ${SA_BATCH_ID.name} = '${threadId}'))`
+    `((WorkflowType = '${WORKFLOW_TYPES.leadRun}' AND ${SA_THREAD_ID.name} = '${threadId}')` +
+    ` OR (WorkflowType = '${WORKFLOW_TYPES.batch}' AND ${SA_BATCH_ID.name} = '${threadId}'))`
   );
 }
 
@@ -54,7 +51,7 @@ async function ownedByAnother(deps: ThreadAccessDeps, threadId: string, caller: 
 export async function assertThreadAvailable(deps: ThreadAccessDeps, threadId: string, caller: Caller): Promise<void> {
   if (caller.scoped && (await ownedByAnother(deps, threadId, caller))) throw threadNotFound(threadId);
   const running = await deps.temporal.workflow.count(
-    `WorkflowType = '${LEAD_RUN_WORKFLOW_TYPE}' AND ${SA_THREAD_ID.name} = '${threadId}' AND ExecutionStatus = 'Running'`,
+    `WorkflowType = '${WORKFLOW_TYPES.leadRun}' AND ${SA_THREAD_ID.name} = '${threadId}' AND ExecutionStatus = 'Running'`,
   );
   if (running.count > 0) {
     throw new GatewayError(GatewayErrorCode.Conflict, `thread "${threadId}" has a run in progress; wait for it or cancel it`);
