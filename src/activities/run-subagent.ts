@@ -34,7 +34,7 @@ import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } f
 import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
 import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
-import { dropCheckpoints, resumedRecursionLimit, resumePoint, subagentCheckpointThread, type ResumePoint } from './subagent-checkpoint';
+import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
@@ -62,11 +62,12 @@ export function createRunSubagent(deps: ActivityDeps) {
     await events.start(modelName);
 
     // With resume on, the graph checkpoints every step; an attempt after a lost or stopped worker
-    // continues from the last one instead of starting over. The first attempt starts clean.
+    // continues from the last one instead of starting over, in a thread of its own. The first
+    // attempt starts clean (a reset workflow runs attempt 1 again).
     const checkpoints = deps.config.subagents.resume ? new StoreRetryingCheckpoints(deps.stores.checkpoints) : null;
-    const checkpointThread = subagentCheckpointThread(input);
+    const checkpointThread = subagentCheckpointThread(input, input.attempt);
     let resumed: ResumePoint | null = null;
-    if (checkpoints !== null && input.attempt > 1) resumed = await resumePoint(checkpoints, checkpointThread);
+    if (checkpoints !== null && input.attempt > 1) resumed = await takeOverCheckpoint(checkpoints, input, input.attempt);
     else if (checkpoints !== null) await checkpoints.deleteThread(checkpointThread);
 
     let messages: readonly BaseMessage[] = resumed?.messages ?? [];
@@ -138,11 +139,11 @@ export function createRunSubagent(deps: ActivityDeps) {
       }, progress);
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
       const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
-      if (checkpoints !== null) await dropCheckpoints(checkpoints, checkpointThread);
+      if (checkpoints !== null) await dropCheckpoints(checkpoints, input, input.attempt);
       return result;
     } catch (err) {
       if (isCancelledFailure(err)) {
-        if (checkpoints !== null) await dropCheckpoints(checkpoints, checkpointThread);
+        if (checkpoints !== null) await dropCheckpoints(checkpoints, input, input.attempt);
         throw err;
       }
       // Runs again on another worker (the workflow decides), never a failed result of this task.
@@ -153,7 +154,7 @@ export function createRunSubagent(deps: ActivityDeps) {
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
       const result = await finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed), resumed);
-      if (checkpoints !== null) await dropCheckpoints(checkpoints, checkpointThread);
+      if (checkpoints !== null) await dropCheckpoints(checkpoints, input, input.attempt);
       return result;
     } finally {
       deadline?.stop();

@@ -1,15 +1,29 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
+import type { BaseCheckpointSaver, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { log } from '@temporalio/activity';
 import { addUsage, type SubagentTaskInput, type TokenUsage } from '../contracts';
 import { usageOfMessage } from './usage-from-messages';
 
+type TaskIdentity = Pick<SubagentTaskInput, 'threadId' | 'runId' | 'taskId'>;
+
 /**
- * The checkpoint thread of one task: every attempt of the task shares it, nothing else does (the
- * run id is unique in its thread, the task id in its run; a batch's items are keyed by batch id).
+ * The checkpoint thread of one attempt of a task (the run id is unique in its thread, the task id
+ * in its run; a batch's items are keyed by batch id). Attempts never share one: an attempt whose
+ * lease lapsed may still be running beside its successor, and its writes and its final delete
+ * must not touch the state the successor resumed from.
  */
-export function subagentCheckpointThread(input: Pick<SubagentTaskInput, 'threadId' | 'runId' | 'taskId'>): string {
+export function subagentCheckpointThread(input: TaskIdentity, attempt: number): string {
+  return `${legacyCheckpointThread(input)}#${attempt}`;
+}
+
+/** The one thread all attempts of a task shared before threads were per attempt; still read once by a resume after a deploy. */
+function legacyCheckpointThread(input: TaskIdentity): string {
   return `subagent:${input.threadId}:${input.runId}:${input.taskId}`;
+}
+
+/** The threads an attempt may take over from, newest first: an attempt that never checkpointed leaves the one before it. */
+function earlierCheckpointThreads(input: TaskIdentity, attempt: number): string[] {
+  return [...Array.from({ length: attempt - 1 }, (_, i) => subagentCheckpointThread(input, attempt - 1 - i)), legacyCheckpointThread(input)];
 }
 
 /** Where an execution takes over an earlier attempt: its conversation at the last completed graph step. */
@@ -24,22 +38,56 @@ export interface ResumePoint {
 }
 
 /**
- * The latest checkpoint of `thread`, or null when there is none (the earlier attempt never
- * completed a step). A checkpoint is written when a graph node completes, so a model call or a tool
- * round that was running when the worker went away is not in it and runs again.
+ * Where attempt `attempt` of a task takes over, or null when no earlier attempt completed a graph
+ * step. The latest checkpoint of the newest earlier attempt that has one is copied into this
+ * attempt's own thread (with its pending writes), which the execution then continues. A checkpoint
+ * is written when a graph node completes, so a model call or a tool round that was running when the
+ * worker went away is not in it and runs again.
  */
+export async function takeOverCheckpoint(saver: BaseCheckpointSaver, input: TaskIdentity, attempt: number): Promise<ResumePoint | null> {
+  for (const thread of earlierCheckpointThreads(input, attempt)) {
+    const latest = await latestCheckpoint(saver, thread);
+    if (latest === null) continue;
+    await copyCheckpoint(saver, latest.saved, subagentCheckpointThread(input, attempt));
+    return latest.point;
+  }
+  return null;
+}
+
+/** The latest checkpoint of `thread` as a resume point, or null when it has none. */
 export async function resumePoint(saver: BaseCheckpointSaver, thread: string): Promise<ResumePoint | null> {
-  const saved = await saver.getTuple({ configurable: { thread_id: thread, checkpoint_ns: '' } });
+  return (await latestCheckpoint(saver, thread))?.point ?? null;
+}
+
+async function latestCheckpoint(saver: BaseCheckpointSaver, thread: string): Promise<{ saved: CheckpointTuple; point: ResumePoint } | null> {
+  const saved = await saver.getTuple(threadConfig(thread));
   const messages = saved?.checkpoint.channel_values['messages'];
   if (saved === undefined || !Array.isArray(messages) || messages.length === 0) return null;
   const conversation = messages as BaseMessage[];
   const usage = conversation.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), null);
-  return {
+  const point = {
     messages: conversation,
     graphStep: saved.metadata?.step ?? -1,
     steps: conversation.filter((m) => AIMessage.isInstance(m) || ToolMessage.isInstance(m)).length,
     usage,
   };
+  return { saved, point };
+}
+
+/**
+ * Writes `saved` as the latest checkpoint of `thread`: every channel's value (savers that store
+ * channels apart write those named in the versions), the step in its metadata, and the writes of
+ * the step's tasks that had finished, so they are not run again.
+ */
+async function copyCheckpoint(saver: BaseCheckpointSaver, saved: CheckpointTuple, thread: string): Promise<void> {
+  const stored = await saver.put(threadConfig(thread), saved.checkpoint, saved.metadata ?? { source: 'update', step: -1, parents: {} }, saved.checkpoint.channel_versions);
+  const byTask = new Map<string, PendingWrite[]>();
+  for (const [taskId, channel, value] of saved.pendingWrites ?? []) byTask.set(taskId, [...(byTask.get(taskId) ?? []), [channel, value]]);
+  for (const [taskId, writes] of byTask) await saver.putWrites(stored, writes, taskId);
+}
+
+function threadConfig(thread: string) {
+  return { configurable: { thread_id: thread, checkpoint_ns: '' } };
 }
 
 /**
@@ -51,11 +99,17 @@ export function resumedRecursionLimit(fullLimit: number, point: ResumePoint): nu
   return Math.max(1, fullLimit - (point.graphStep + 2));
 }
 
-/** Deletes a task's checkpoints once nothing can resume it; a failure only leaves rows behind. */
-export async function dropCheckpoints(saver: BaseCheckpointSaver, thread: string): Promise<void> {
-  try {
-    await saver.deleteThread(thread);
-  } catch (err) {
-    log.warn('Deleting subagent checkpoints failed; they stay in the store', { thread, error: String(err) });
+/**
+ * Deletes the checkpoints of a task's attempts up to `attempt` once nothing can resume it. An
+ * earlier attempt still running (its lease lapsed) deletes its own thread when it ends. A failure
+ * only leaves rows behind.
+ */
+export async function dropCheckpoints(saver: BaseCheckpointSaver, input: TaskIdentity, attempt: number): Promise<void> {
+  for (const thread of [subagentCheckpointThread(input, attempt), ...(attempt > 1 ? earlierCheckpointThreads(input, attempt) : [])]) {
+    try {
+      await saver.deleteThread(thread);
+    } catch (err) {
+      log.warn('Deleting subagent checkpoints failed; they stay in the store', { thread, error: String(err) });
+    }
   }
 }

@@ -64,7 +64,7 @@ export async function killAndRecover(cluster: FaultCluster, resume: boolean): Pr
 
   // Turn 6's tool result is stored once turn 7 is running: the process writes its checkpoints, or
   // (resume off) the run's state shows the steps.
-  const thread = subagentCheckpointThread({ threadId: 'resume-thread', runId: 'run-1', taskId: '0.0' });
+  const thread = subagentCheckpointThread({ threadId: 'resume-thread', runId: 'run-1', taskId: '0.0' }, 1);
   await waitFor(async () => {
     if (!resume) return ((await client.getState(started.workflowId)).tasks[0]?.usage?.output_tokens ?? 0) >= (STORED_TURNS * (STORED_TURNS + 1)) / 2;
     const saved = await stores.checkpoints.getTuple({ configurable: { thread_id: thread, checkpoint_ns: '' } });

@@ -1,9 +1,11 @@
+import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { emptyCheckpoint, type Checkpoint } from '@langchain/langgraph-checkpoint';
+import { dropCheckpoints, subagentCheckpointThread, takeOverCheckpoint } from '../../../src/activities/subagent-checkpoint';
 import { useStores, type StoresInit } from './fixtures';
 
 const config = (threadId: string) => ({ configurable: { thread_id: threadId, checkpoint_ns: '' } });
 
-function checkpoint(id: string, messages: string[]): Checkpoint {
+function checkpoint(id: string, messages: unknown[]): Checkpoint {
   return { ...emptyCheckpoint(), id, channel_values: { messages }, channel_versions: { messages: id } };
 }
 
@@ -31,6 +33,33 @@ export function checkpointsSpec(init: StoresInit): void {
       await saver.deleteThread('task-1');
       expect(await saver.getTuple(config('task-1'))).toBeUndefined();
       expect((await saver.getTuple(config('task-2')))?.checkpoint.channel_values['messages']).toEqual(['x']);
+    });
+    it('a later attempt takes over the newest earlier attempt that checkpointed, into a thread of its own the earlier one cannot delete', async () => {
+      const saver = stores().checkpoints;
+      const task = { threadId: 'thread-1', runId: 'run-1', taskId: '0.0' };
+      const conversation = [
+        new HumanMessage('go'),
+        new AIMessage({ content: '', tool_calls: [{ id: 'c1', name: 'ls', args: {} }], usage_metadata: { input_tokens: 10, output_tokens: 3, total_tokens: 13 } }),
+        new ToolMessage({ content: 'a.md', tool_call_id: 'c1' }),
+      ];
+      const id = '1ef00000-0000-6000-8000-000000000010';
+      // Attempt 1 stored two steps and one finished write of the next step; attempt 2 died before its first checkpoint.
+      const stored = await saver.put(config(subagentCheckpointThread(task, 1)), checkpoint(id, conversation), { source: 'loop', step: 3, parents: {} }, { messages: id });
+      await saver.putWrites(stored, [['messages', ['late']]], 'tools-task');
+
+      const point = await takeOverCheckpoint(saver, task, 3);
+      expect(point).toMatchObject({ graphStep: 3, steps: 2, usage: { input_tokens: 10, output_tokens: 3 } });
+
+      // Attempt 1, still running after its lease lapsed, ends and deletes its own thread.
+      await saver.deleteThread(subagentCheckpointThread(task, 1));
+      const own = await saver.getTuple(config(subagentCheckpointThread(task, 3)));
+      expect((own?.checkpoint.channel_values['messages'] as unknown[]).map((m) => (m as HumanMessage).content)).toEqual(['go', '', 'a.md']);
+      expect(own?.metadata?.step).toBe(3);
+      expect(own?.pendingWrites).toEqual([['tools-task', 'messages', ['late']]]);
+
+      expect(await takeOverCheckpoint(saver, { ...task, taskId: '0.1' }, 2)).toBeNull();
+      await dropCheckpoints(saver, task, 3);
+      expect(await saver.getTuple(config(subagentCheckpointThread(task, 3)))).toBeUndefined();
     });
   });
 }
