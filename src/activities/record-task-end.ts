@@ -8,6 +8,7 @@ import {
 } from '../contracts';
 import type { NewRunEvent } from '../store';
 import type { ActivityDeps } from './activity-deps';
+import { dropCheckpoints } from './subagent-checkpoint';
 
 /** `text` cut at the step limit, and whether it was cut. */
 export function cappedEventText(text: string): { text: string; truncated: boolean } {
@@ -51,9 +52,20 @@ export async function taskEndEvent(deps: ActivityDeps, threadId: string, runId: 
   };
 }
 
+/**
+ * Deletes the checkpoints an ended task's executions could not: one that timed out, was abandoned
+ * on cancellation, or ran out of attempts on lost workers ends without its own cleanup. A completed
+ * task's execution deleted them before it returned.
+ */
+export async function dropEndedTaskCheckpoints(deps: ActivityDeps, threadId: string, runId: string, task: FinishedTask): Promise<void> {
+  if (!deps.config.subagents.resume || task.status === 'completed' || task.attempts === 0) return;
+  await dropCheckpoints(deps.stores.checkpoints, { threadId, runId, taskId: task.taskId }, task.attempts);
+}
+
 /** Builds the `recordTaskEnd` activity (runs recorded before outcomes were written at once). */
 export function createRecordTaskEnd(deps: ActivityDeps) {
   return async function recordTaskEnd(input: TaskEndEventInput): Promise<void> {
     await deps.stores.events.putBatch([await taskEndEvent(deps, input.threadId, input.runId, input.task)]);
+    await dropEndedTaskCheckpoints(deps, input.threadId, input.runId, input.task);
   };
 }

@@ -29,7 +29,7 @@ import { StepEventBuffer } from './step-event-buffer';
 import { untilStored } from './until-stored';
 import { armTaskDeadline, TaskDeadlineExceeded } from './task-deadline';
 import { taskTimeoutQuery } from '../workflows/lead-run-messages';
-import { buildSubagentStep, captureNewStepMessages, newStepCursor } from './step-capture';
+import { buildSubagentStep, captureNewStepMessages, newStepCursor, takenOverSteps } from './step-capture';
 import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
 import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
@@ -70,6 +70,9 @@ export function createRunSubagent(deps: ActivityDeps) {
     if (checkpoints !== null && input.attempt > 1) resumed = await takeOverCheckpoint(checkpoints, input, input.attempt);
     else if (checkpoints !== null) await checkpoints.deleteThread(checkpointThread);
 
+    // Steps the earlier attempts ran but never stored (a killed attempt's unflushed rows) are
+    // written now; after a compaction the indexes of the kept tail are unknown, so nothing is.
+    if (resumed !== null && !resumed.compacted) await events.restore(takenOverSteps(resumed.messages, input.taskId));
     let messages: readonly BaseMessage[] = resumed?.messages ?? [];
     let steps = resumed?.steps ?? 0;
     const progress = (): SubagentProgress => ({

@@ -1,6 +1,7 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { SUBAGENT_STEP_MAX_CHARS, type SubagentStepPayload } from '../contracts';
+import { addUsage, SUBAGENT_STEP_MAX_CHARS, type SubagentStepPayload, type TokenUsage } from '../contracts';
 import { messageText } from './message-text';
+import { usageOfMessage } from './usage-from-messages';
 
 /** Cursor over a subagent's growing message list (SPEC §4.1). */
 export interface StepCursor {
@@ -64,4 +65,19 @@ export function buildSubagentStep(
       : { name: call.name, args: call.args as unknown };
   });
   return { task_id: taskId, message_index: messageIndex, kind: 'ai', text, truncated, tool_calls: toolCalls };
+}
+
+/** A step of a conversation an attempt took over, with the task's usage after it. */
+export interface TakenOverStep {
+  readonly step: SubagentStepPayload;
+  readonly usage: TokenUsage | null;
+}
+
+/** The steps of a taken-over conversation, numbered from 1 as the attempts that ran them numbered them. */
+export function takenOverSteps(messages: readonly BaseMessage[], taskId: string): TakenOverStep[] {
+  let usage: TokenUsage | null = null;
+  return messages.filter(isStep).map((message, i) => {
+    if (AIMessage.isInstance(message)) usage = addUsage(usage, usageOfMessage(message));
+    return { step: buildSubagentStep(message, taskId, i + 1), usage };
+  });
 }

@@ -1,6 +1,7 @@
 import { log } from '@temporalio/activity';
 import { SUBAGENT_EVENT_CATEGORY, type SubagentStepPayload, type SubagentTaskInput, type TokenUsage } from '../contracts';
-import type { NewRunEvent, RunEventStore } from '../store';
+import { DEFAULT_LIST_EVENTS_LIMIT, type NewRunEvent, type RunEventStore } from '../store';
+import type { TakenOverStep } from './step-capture';
 
 /** Pending step rows are written together once this many accumulate (SPEC §4.4). */
 export const FLUSH_THRESHOLD = 25;
@@ -40,7 +41,40 @@ export class StepEventBuffer {
   }
 
   async add(step: SubagentStepPayload, usage: TokenUsage | null): Promise<void> {
-    this.pending.push({
+    this.pending.push(this.row(step, usage));
+    if (this.pending.length >= FLUSH_THRESHOLD) await this.flush();
+  }
+
+  /**
+   * Writes the steps of a taken-over conversation that no attempt stored: an attempt killed before
+   * its flush took its buffered rows with it. Steps are matched by index, whoever wrote them, so
+   * the timeline has each step once. Never throws.
+   */
+  async restore(steps: readonly TakenOverStep[]): Promise<void> {
+    try {
+      const stored = await this.storedStepIndexes();
+      for (const { step, usage } of steps) if (!stored.has(step.message_index)) this.pending.push(this.row(step, usage));
+    } catch (err) {
+      log.warn('Reading the stored steps of a taken-over task failed; its missing steps stay missing', { error: String(err) });
+      return;
+    }
+    await this.flush();
+  }
+
+  private async storedStepIndexes(): Promise<Set<number>> {
+    const indexes = new Set<number>();
+    const { runId, threadId, taskId } = this.task;
+    let afterSeq: number | undefined;
+    for (;;) {
+      const page = await this.store.listEvents({ runId, threadId, taskId, eventTypes: ['subagent.step'], afterSeq, limit: DEFAULT_LIST_EVENTS_LIMIT });
+      for (const row of page) indexes.add((row.payload as SubagentStepPayload).message_index);
+      if (page.length < DEFAULT_LIST_EVENTS_LIMIT) return indexes;
+      afterSeq = page.at(-1)?.seq;
+    }
+  }
+
+  private row(step: SubagentStepPayload, usage: TokenUsage | null): NewRunEvent {
+    return {
       dedupeKey: `step:${this.task.threadId}:${this.task.runId}:${this.task.taskId}:${this.task.attempt}:${step.message_index}`,
       runId: this.task.runId,
       threadId: this.task.threadId,
@@ -48,8 +82,7 @@ export class StepEventBuffer {
       event: 'subagent.step',
       taskId: this.task.taskId,
       payload: { ...step, usage },
-    });
-    if (this.pending.length >= FLUSH_THRESHOLD) await this.flush();
+    };
   }
 
   /** Writes pending rows; never throws (events must not fail the subagent). */

@@ -35,6 +35,8 @@ export interface ResumePoint {
   readonly steps: number;
   /** Usage of the model responses in the conversation (each counted once, by the attempt that made it). */
   readonly usage: TokenUsage | null;
+  /** Whether older messages were compacted into a summary: the conversation is then only the newest part. */
+  readonly compacted: boolean;
 }
 
 /**
@@ -65,11 +67,12 @@ async function latestCheckpoint(saver: BaseCheckpointSaver, thread: string): Pro
   if (saved === undefined || !Array.isArray(messages) || messages.length === 0) return null;
   const conversation = messages as BaseMessage[];
   const usage = conversation.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), null);
-  const point = {
+  const point: ResumePoint = {
     messages: conversation,
     graphStep: saved.metadata?.step ?? -1,
     steps: conversation.filter((m) => AIMessage.isInstance(m) || ToolMessage.isInstance(m)).length,
     usage,
+    compacted: typeof saved.checkpoint.channel_values['summary_text'] === 'string',
   };
   return { saved, point };
 }

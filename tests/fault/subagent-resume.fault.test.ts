@@ -27,5 +27,10 @@ test('kill -9 after turn 6 is stored: the next attempt resumes there, 10 model c
   // The resumed execution's first step says where it took over, and its steps continue the numbering.
   const resumedAt = stepPayloads(events).filter((s) => s.resumed_from !== undefined);
   expect(resumedAt).toEqual([expect.objectContaining({ resumed_from: resumedSteps, message_index: resumedSteps + 1 })]);
-  expect(Math.max(...stepPayloads(events).map((s) => s.message_index))).toBe(TURNS * 2 - 1);
+  // Every step is in the timeline once: the killed attempt's unflushed rows were written by its successor.
+  const indexes = stepPayloads(events).map((s) => s.message_index).sort((a, b) => a - b);
+  expect(indexes).toEqual(Array.from({ length: TURNS * 2 - 1 }, (_, i) => i + 1));
+  // Restored rows carry the usage after their step: the last taken-over turn's is that of turns 1 to 6.
+  const lastTakenOver = stepPayloads(events).find((s) => s.message_index === resumedSteps - 1);
+  expect(lastTakenOver?.usage?.output_tokens).toBe((STORED_TURNS * (STORED_TURNS + 1)) / 2);
 }, 120_000);

@@ -1,5 +1,6 @@
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
 import { WorkflowFailedError } from '@temporalio/client';
+import { subagentCheckpointThread } from '../../src/activities/subagent-checkpoint';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 const temporal = useTemporal();
@@ -78,6 +79,9 @@ test('a subagent that runs past timeout_seconds ends timed_out with the executio
   const tools = transcript.map((r) => mapStoredMessageToChatMessage(r.message)).filter((m) => ToolMessage.isInstance(m));
   expect(tools[0]?.content).toBe('Task timed out. Error: Execution timed out after 2 seconds');
   expect(tools[0]?.additional_kwargs).toMatchObject({ subagent_status: 'timed_out', subagent_error: 'Execution timed out after 2 seconds' });
+  // The timed-out execution's checkpoints are gone with its end: nothing can resume it.
+  const thread = subagentCheckpointThread({ threadId: 'timeout-run', runId: 'run-1', taskId: state.tasks[0]?.taskId ?? '' }, 1);
+  await waitFor(async () => (await harness.stores.checkpoints.getTuple({ configurable: { thread_id: thread, checkpoint_ns: '' } })) === undefined, 10_000);
 });
 
 test('a task that waits longer than queue_timeout_seconds for a slot fails before any model call', async () => {

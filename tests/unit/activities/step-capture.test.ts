@@ -1,6 +1,6 @@
 import { AIMessage, AIMessageChunk, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { SUBAGENT_STEP_MAX_CHARS } from '../../../src/contracts';
-import { buildSubagentStep, captureNewStepMessages, newStepCursor, type StepCursor } from '../../../src/activities/step-capture';
+import { buildSubagentStep, captureNewStepMessages, newStepCursor, takenOverSteps, type StepCursor } from '../../../src/activities/step-capture';
 
 const human = (text: string, id?: string): HumanMessage => new HumanMessage({ content: text, id });
 const ai = (text: string, id?: string): AIMessage => new AIMessage({ content: text, id });
@@ -230,4 +230,15 @@ describe('buildSubagentStep (SPEC §4.2)', () => {
     expect(buildSubagentStep(message, 't', 1, 11).tool_calls).toEqual([{ name: 'x', args: { a: 'bcd' } }]);
     expect(buildSubagentStep(message, 't', 1, 10).tool_calls).toEqual([{ name: 'x', args: '{"a":"bcd"', args_truncated: true }]);
   });
+});
+
+test('steps of a taken-over conversation are numbered from 1 and carry the usage after them', () => {
+  const withUsage = (text: string, output: number) => new AIMessage({ content: text, usage_metadata: { input_tokens: 10, output_tokens: output, total_tokens: 10 + output } });
+  const steps = takenOverSteps([new SystemMessage('rules'), human('go'), withUsage('look', 1), tool('a.md', 'c1', 'ls'), withUsage('done', 2)], '0.1');
+  expect(steps.map((s) => [s.step.message_index, s.step.kind, s.step.text, s.step.task_id])).toEqual([
+    [1, 'ai', 'look', '0.1'],
+    [2, 'tool', 'a.md', '0.1'],
+    [3, 'ai', 'done', '0.1'],
+  ]);
+  expect(steps.map((s) => s.usage?.output_tokens)).toEqual([1, 1, 3]);
 });
