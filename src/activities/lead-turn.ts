@@ -1,8 +1,7 @@
 import { AIMessage, mapStoredMessageToChatMessage, type StoredMessage } from '@langchain/core/messages';
-import { boundText, type LeadModelTurn, type TokenUsage, type ToolCall } from '../contracts';
+import { boundText, usageOfMessage, type LeadModelTurn, type TokenUsage, type ToolCall } from '../contracts';
 import { sha256Hex } from '../tools';
 import { messageText } from './message-text';
-import { usageOfMessage } from './usage-from-messages';
 
 /** The stored lead message as an AIMessage. @throws Error when the stored message is not one. */
 export function toAiMessage(stored: StoredMessage): AIMessage {

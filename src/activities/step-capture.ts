@@ -1,7 +1,6 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { addUsage, SUBAGENT_STEP_MAX_CHARS, type SubagentStepPayload, type TokenUsage } from '../contracts';
+import { addUsage, SUBAGENT_STEP_MAX_CHARS, usageOfMessage, type SubagentStepPayload, type TokenUsage } from '../contracts';
 import { messageText } from './message-text';
-import { usageOfMessage } from './usage-from-messages';
 
 /** Cursor over a subagent's growing message list (SPEC §4.1). */
 export interface StepCursor {

@@ -1,8 +1,7 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { log } from '@temporalio/activity';
-import { addUsage, type SubagentTaskInput, type TokenUsage } from '../contracts';
-import { usageOfMessage } from './usage-from-messages';
+import { addUsage, usageOfMessage, TokenUsageSchema, type SubagentTaskInput, type TokenUsage } from '../contracts';
 
 type TaskIdentity = Pick<SubagentTaskInput, 'threadId' | 'runId' | 'taskId'>;
 
@@ -33,7 +32,7 @@ export interface ResumePoint {
   readonly graphStep: number;
   /** Assistant turns and tool results already in the conversation (they are not run again). */
   readonly steps: number;
-  /** Usage of the model responses in the conversation (each counted once, by the attempt that made it). */
+  /** Usage of the task's model responses so far, compacted ones and summaries included (each counted once). */
   readonly usage: TokenUsage | null;
   /** Whether older messages were compacted into a summary: the conversation is then only the newest part. */
   readonly compacted: boolean;
@@ -66,7 +65,9 @@ async function latestCheckpoint(saver: BaseCheckpointSaver, thread: string): Pro
   const messages = saved?.checkpoint.channel_values['messages'];
   if (saved === undefined || !Array.isArray(messages) || messages.length === 0) return null;
   const conversation = messages as BaseMessage[];
-  const usage = conversation.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), null);
+  // Responses compacted away (and the summaries) are counted in state, the kept ones by their messages.
+  const compactedUsage = TokenUsageSchema.nullable().catch(null).parse(saved.checkpoint.channel_values['compacted_usage'] ?? null);
+  const usage = conversation.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), compactedUsage);
   const point: ResumePoint = {
     messages: conversation,
     graphStep: saved.metadata?.step ?? -1,

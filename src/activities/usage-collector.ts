@@ -1,8 +1,7 @@
 import { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { AIMessage } from '@langchain/core/messages';
 import type { LLMResult } from '@langchain/core/outputs';
-import { addUsage, type TokenUsage } from '../contracts';
-import { usageOfMessage } from './usage-from-messages';
+import { addUsage, usageOfMessage, type TokenUsage } from '../contracts';
 
 /**
  * Counts the usage of every model response of one execution (SPEC §5 "token collector"): one

@@ -17,6 +17,7 @@ export {
 } from './status';
 export type { WireStatus, StopReason, RunStopReason, RunStatus } from './status';
 export { TokenUsageSchema, addUsage } from './usage';
+export { usageOfMessage } from './usage-of-message';
 export { SubagentProgressSchema, TaskProgressReportSchema } from './subagent-progress';
 export type { SubagentProgress, TaskProgressReport } from './subagent-progress';
 export type { TokenUsage } from './usage';

@@ -1,15 +1,23 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
-import { HumanMessage, RemoveMessage, SystemMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, RemoveMessage, SystemMessage } from '@langchain/core/messages';
 import { REMOVE_ALL_MESSAGES } from '@langchain/langgraph';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
+import { addUsage, TokenUsageSchema, usageOfMessage } from '../../contracts';
 import { compactionCut, renderForSummary, shouldCompact, SUMMARY_INSTRUCTIONS } from '../compaction';
 import { isCancellationError } from '../llm-error-handling';
 
 export const SUMMARIZATION_MIDDLEWARE_NAME = 'SummarizationMiddleware';
 
-/** The summary lives in state, outside the message list; durable context projects it. */
-export const SummaryStateSchema = z.object({ summary_text: z.string().nullable().default(null) });
+/**
+ * The summary lives in state, outside the message list; durable context projects it. Beside it,
+ * what the compacted responses and the summaries cost, which the kept messages no longer show: a
+ * resumed execution counts it with theirs.
+ */
+export const SummaryStateSchema = z.object({
+  summary_text: z.string().nullable().default(null),
+  compacted_usage: TokenUsageSchema.nullable().default(null),
+});
 
 const OptionsSchema = z.strictObject({
   model: z.custom<BaseChatModel>((v) => typeof v === 'object' && v !== null && 'invoke' in v, 'must be a chat model'),
@@ -35,19 +43,26 @@ export function summarizationMiddleware(options: SummarizationMiddlewareOptions)
       const cut = compactionCut(state.messages, keep.messages);
       if (cut <= 0) return undefined;
       let summary: string;
+      let summaryUsage: ReturnType<typeof usageOfMessage>;
       try {
         const answer = await model.invoke(
           [new SystemMessage(SUMMARY_INSTRUCTIONS), new HumanMessage(renderForSummary(state.summary_text, state.messages.slice(0, cut)))],
           { signal: runtime.signal },
         );
         summary = answer.text.trim();
+        summaryUsage = usageOfMessage(answer);
       } catch (err) {
         if (runtime.signal?.aborted === true || isCancellationError(err)) throw err;
         // Compaction is an optimisation: keep the full history rather than lose it.
         return undefined;
       }
       if (summary === '') return undefined;
-      return { summary_text: summary, messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...state.messages.slice(cut)] };
+      const removedUsage = state.messages.slice(0, cut).reduce((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), state.compacted_usage);
+      return {
+        summary_text: summary,
+        compacted_usage: addUsage(removedUsage, summaryUsage),
+        messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...state.messages.slice(cut)],
+      };
     },
   });
 }

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type UsageMetadata } from '@langchain/core/messages';
 import { NO_RESPONSE_SENTINEL, extractFinalResult } from '../../../src/activities/final-result';
-import { usageOfMessage } from '../../../src/activities/usage-from-messages';
+import { usageOfMessage } from '../../../src/contracts';
 
 const usage = (input: number, output: number, total: number): UsageMetadata => ({
   input_tokens: input,

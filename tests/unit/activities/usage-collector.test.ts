@@ -5,6 +5,7 @@ import { createAgent } from 'langchain';
 import { z } from 'zod';
 
 import { UsageCollector } from '../../../src/activities/usage-collector';
+import { addUsage, usageOfMessage, type TokenUsage } from '../../../src/contracts';
 import { summarizationMiddleware } from '../../../src/middleware/agent/summarization-middleware';
 import { ScenarioSchema, ScriptedChatModel } from '../../../src/models';
 
@@ -76,5 +77,8 @@ describe('UsageCollector', () => {
     expect(summaries).toBeGreaterThan(0);
     expect(Number.isInteger(summaries)).toBe(true);
     expect(collector.total).toEqual({ input_tokens: 50 + 7 * summaries, output_tokens: 5 + 3 * summaries, total_tokens: 55 + 10 * summaries });
+    // State keeps what compaction took out of the messages, so a resumed execution can count it: together with the kept responses, every call.
+    const kept = final.messages.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), null);
+    expect(addUsage(final.compacted_usage, kept)).toEqual(collector.total);
   });
 });

@@ -1,11 +1,11 @@
 import type { AIMessage } from '@langchain/core/messages';
-import type { TokenUsage } from '../contracts';
+import type { TokenUsage } from './usage';
 
 /**
  * Usage of one AI message, or null when the provider reported none. A response whose counts are
  * all zero counts as unreported (SPEC §5): usage is never synthesized.
  */
-export function usageOfMessage(message: AIMessage): TokenUsage | null {
+export function usageOfMessage(message: Pick<AIMessage, 'usage_metadata'>): TokenUsage | null {
   const meta = message.usage_metadata;
   if (!meta) return null;
   const input = Math.max(0, meta.input_tokens ?? 0);
