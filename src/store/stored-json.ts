@@ -8,5 +8,7 @@ const NUL_ESCAPE = /(?<!\\)((?:\\\\)*)\\u0000/g;
  * @internal
  */
 export function toStoredJson(value: unknown): string {
-  return (JSON.stringify(value) ?? 'null').replace(NUL_ESCAPE, '$1\\ufffd');
+  const json = JSON.stringify(value) ?? 'null';
+  // The plain search first: the expression is costly and hardly ever has anything to replace.
+  return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
 }

@@ -108,7 +108,7 @@ describe('SQLite file', () => {
     for (let i = 0; i < 2; i += 1) await (await openStores({ dataDir, postgresUrl: null })).close();
     const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(5);
+      expect(raw.pragma('user_version', { simple: true })).toBe(6);
       const tables = raw
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all()

@@ -136,6 +136,8 @@ const MIGRATIONS: readonly string[] = [
      kind text NOT NULL CHECK (kind IN ('run', 'batch')),
      claimed_at timestamptz NOT NULL
    );`,
+  // A task's end row, found at once by the writers' fence (the task index would scan all its rows).
+  `CREATE INDEX run_events_task_ends ON run_events (run_id, task_id, thread_id) WHERE event = 'subagent.end';`,
 ];
 
 /** Number of schema versions this code knows. @internal */

@@ -122,6 +122,8 @@ const MIGRATIONS: readonly string[] = [
      kind TEXT NOT NULL CHECK (kind IN ('run', 'batch')),
      claimed_at TEXT NOT NULL
    );`,
+  // A task's end row, found at once by the writers' fence (the task index would scan all its rows).
+  `CREATE INDEX run_events_task_ends ON run_events (run_id, task_id, thread_id) WHERE event = 'subagent.end';`,
 ];
 
 /**

@@ -1,6 +1,7 @@
 import { TASK_END_EVENT, type RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
 import { toStoredJson } from '../stored-json';
+import { isFencedByTaskEnd, taskKeyOf, withoutRowsAfterTaskEnd } from '../task-end-fence';
 import type { SqliteDatabase } from './open-sqlite-database';
 
 interface Row {
@@ -29,34 +30,54 @@ function toEvent(r: Row): RunEvent {
 
 /** SQLite implementation of {@link RunEventStore}. */
 export class SqliteRunEventStore implements RunEventStore {
-  constructor(private readonly db: SqliteDatabase) {}
+  readonly #insert;
+  // The end event is a literal, not a parameter: only then can SQLite use the partial index of end rows.
+  readonly #taskEnded;
+  readonly #write;
 
-  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
-    const insert = this.db.prepare(
+  constructor(private readonly db: SqliteDatabase) {
+    this.#insert = db.prepare<[string, string, string, string, string, string | null, string, string]>(
       `INSERT OR IGNORE INTO run_events (dedupe_key, run_id, thread_id, category, event, task_id, created_at, payload)
-       SELECT @dedupeKey, @runId, @threadId, @category, @event, @taskId, @createdAt, @payload
-       WHERE @event = @endEvent OR @taskId IS NULL OR NOT EXISTS (
-         SELECT 1 FROM run_events WHERE run_id = @runId AND task_id = @taskId AND thread_id = @threadId AND event = @endEvent)
-       RETURNING *`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.#taskEnded = db.prepare<[string, string, string]>(
+      `SELECT 1 FROM run_events WHERE event = '${TASK_END_EVENT}' AND run_id = ? AND task_id = ? AND thread_id = ? LIMIT 1`,
     );
     // The immediate transaction serializes writers, so a task's end and its late rows cannot interleave.
-    const write = this.db.transaction((batch: readonly NewRunEvent[]) =>
-      batch.flatMap((e) => {
-        const row = insert.get({
-          dedupeKey: e.dedupeKey,
-          runId: e.runId,
-          threadId: e.threadId,
-          category: e.category,
-          event: e.event,
-          taskId: e.taskId,
-          createdAt: new Date().toISOString(),
-          payload: toStoredJson(e.payload),
-          endEvent: TASK_END_EVENT,
-        }) as Row | undefined;
-        return row ? [toEvent(row)] : [];
-      }),
-    );
-    return write.immediate(events);
+    this.#write = db.transaction((events: readonly NewRunEvent[]): RunEvent[] => {
+      const batch = withoutRowsAfterTaskEnd(events);
+      const ended = this.#endedTasks(batch);
+      const createdAt = new Date().toISOString();
+      const written: RunEvent[] = [];
+      for (const e of batch) {
+        if (isFencedByTaskEnd(e) && ended.has(taskKeyOf(e) ?? '')) continue;
+        const payload = toStoredJson(e.payload);
+        const info = this.#insert.run(e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, createdAt, payload);
+        if (info.changes === 0) continue;
+        // seq is the rowid: the row just written has the last one.
+        const seq = Number(info.lastInsertRowid);
+        written.push({ seq, runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt, payload: JSON.parse(payload) as unknown });
+      }
+      return written;
+    });
+  }
+
+  /** The tasks among the batch's fenced rows whose end row is stored. */
+  #endedTasks(batch: readonly NewRunEvent[]): Set<string> {
+    const ended = new Set<string>();
+    const checked = new Set<string>();
+    for (const e of batch) {
+      const key = taskKeyOf(e);
+      if (key === null || !isFencedByTaskEnd(e) || checked.has(key)) continue;
+      checked.add(key);
+      if (this.#taskEnded.get(e.runId, e.taskId ?? '', e.threadId) !== undefined) ended.add(key);
+    }
+    return ended;
+  }
+
+  async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
+    if (events.length === 0) return [];
+    return this.#write.immediate(events);
   }
 
   async listEvents(query: ListEventsQuery): Promise<RunEvent[]> {

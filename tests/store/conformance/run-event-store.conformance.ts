@@ -95,6 +95,19 @@ export function runEventStoreSpec(init: StoresInit): void {
       expect(await stores().events.putBatch([event('end', { event: 'subagent.end' })])).toEqual([]);
     });
 
+    it("drops a task's rows that follow its end row in the same batch, as row-by-row writes would", async () => {
+      const written = await stores().events.putBatch([
+        event('s1'),
+        event('end', { event: 'subagent.end' }),
+        event('s2'),
+        event('other-task', { taskId: 'call_b' }),
+        event('end-again', { event: 'subagent.end' }),
+      ]);
+      expect(written.map((r) => (r.payload as { key: string }).key)).toEqual(['s1', 'end', 'other-task', 'end-again']);
+      expect(await keys({ threadId: 'thread-1', taskId: 'call_a' })).toEqual(['s1', 'end', 'end-again']);
+      expect(written.map((r) => r.seq)).toEqual([...written.map((r) => r.seq)].sort((a, b) => a - b));
+    });
+
     it('threadId keeps a run id reused in another thread apart', async () => {
       await stores().events.putBatch([event('t1'), event('u1', { threadId: 'thread-2' }), event('t2')]);
       expect(await keys({ threadId: 'thread-1' })).toEqual(['t1', 't2']);
