@@ -5,7 +5,6 @@ import {
   CancellationScope,
   condition,
   continueAsNew,
-  executeChild,
   getExternalWorkflowHandle,
   isCancellation,
   patched,
@@ -15,14 +14,14 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BatchItemCounts, BatchItemStatus, BatchState, BatchWorkflowInput, CancelBatchResult } from '../contracts';
-import { boundText } from '../contracts/bounded-text';
 import { batchSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
-import { SA_BATCH_ID, SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_USER_ID } from '../contracts/search-attributes';
+import { SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS } from '../contracts/search-attributes';
 import { batchStore } from './activity-proxies';
-import { batchItemWorkflow } from './batch-item-workflow';
+import { runBatchItemChild } from './batch-item-child';
 import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
-import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew, slotsToGrant } from './batch-window';
-import { failureMessage } from './classify-activity-failure';
+import { BatchKeyFeed } from './batch-key-feed';
+import { BatchSlotArbiter } from './batch-slot-arbiter';
+import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew } from './batch-window';
 import { inputSchemas } from './input-schemas';
 import { WORKFLOW_PATCHES } from './patches';
 
@@ -65,19 +64,18 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   if (state.status !== 'running') return state;
 
   const items = new CancellationScope();
-  const holders = new Set<string>();
-  const waiting: string[] = [];
+  const slots = new BatchSlotArbiter(input.maxRunningItems);
   let cancelled: CancelBatchResult | null = null;
   let changed = false;
   const touch = () => {
     changed = true;
   };
   setHandler(requestItemSlotSignal, ({ key }) => {
-    if (!holders.has(key) && !waiting.includes(key)) waiting.push(key);
+    slots.request(key);
     touch();
   });
   setHandler(releaseItemSlotSignal, ({ key }) => {
-    holders.delete(key);
+    slots.release(key);
     touch();
   });
   setHandler(
@@ -117,41 +115,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     state.liveItems += 1;
     state.counts.pending -= 1;
     state.counts.running += 1;
-    void items
-      .run(() =>
-        executeChild(batchItemWorkflow, {
-          workflowId: batchItemWorkflowId(runtime.batchId, key),
-          args: [{ runtime, key }],
-          staticSummary: boundText(`${input.title}: item ${key}`, 200),
-          typedSearchAttributes: [
-            { key: SA_BATCH_ID, value: runtime.batchId },
-            { key: SA_USER_ID, value: runtime.ownerId },
-          ],
-        }),
-      )
-      .then(
-        (outcome) => outcome.status,
-        // A child that failed (or never started) leaves its row to us; the store fences the write.
-        async (err: unknown) =>
-          (
-            await CancellationScope.nonCancellable(() =>
-              batchStore.finishBatchItem({
-                runtime,
-                key,
-                status: isCancellation(err) ? 'cancelled' : 'failed',
-                resultRef: null,
-                resultSha256: null,
-                stopReason: null,
-                error: isCancellation(err) ? null : `Item workflow failed: ${failureMessage(err)}`,
-                attempts: 0,
-                modelName: null,
-                usage: null,
-                startedAt: null,
-                completedAt: new Date().toISOString(),
-              }),
-            )
-          ).status,
-      )
+    void runBatchItemChild(items, input, key)
       .then((status) => {
         if (cancelled === null) {
           state.counts.running -= 1;
@@ -160,49 +124,38 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
       })
       .finally(() => {
         state.liveItems -= 1;
-        holders.delete(key);
-        const queued = waiting.indexOf(key);
-        if (queued >= 0) waiting.splice(queued, 1);
+        slots.ended(key);
         touch();
       });
   };
 
   const grantSlots = () => {
-    for (const key of slotsToGrant(waiting, holders.size, input.maxRunningItems)) {
-      waiting.shift();
-      holders.add(key);
+    for (const key of slots.grant()) {
       // The item may have ended meanwhile; then its slot is freed when its workflow completes.
       getExternalWorkflowHandle(batchItemWorkflowId(runtime.batchId, key))
         .signal(itemSlotGrantedSignal)
-        .catch(() => holders.delete(key));
+        .catch(() => slots.release(key));
     }
-    state.runningItems = holders.size;
+    state.runningItems = slots.running;
   };
 
-  let afterKey = input.cursor.afterKey;
-  let buffer: string[] = [];
-  let exhausted = false;
+  const keys = new BatchKeyFeed((afterKey) => batchStore.nextBatchItems({ batchId: runtime.batchId, afterKey, limit: BATCH_KEY_PAGE }), input.cursor.afterKey);
   let draining = false;
   try {
     for (;;) {
       draining ||= shouldContinueAsNew({ length: workflowInfo().historyLength, suggested: workflowInfo().continueAsNewSuggested }, input.historyEventLimit);
-      let room = itemsToStart({ live: state.liveItems, maxLive: input.maxLiveItems, stopping: cancelled !== null || draining || exhausted });
+      let room = itemsToStart({ live: state.liveItems, maxLive: input.maxLiveItems, stopping: cancelled !== null || draining || keys.exhausted });
       while (room > 0) {
-        if (buffer.length === 0) {
-          buffer = await batchStore.nextBatchItems({ batchId: runtime.batchId, afterKey, limit: BATCH_KEY_PAGE });
-          if (buffer.length === 0 || cancelled !== null) {
-            exhausted = buffer.length === 0;
-            break;
-          }
+        if (!keys.buffered) {
+          await keys.refill();
+          if (keys.exhausted || cancelled !== null) break;
         }
-        const key = buffer.shift()!;
-        afterKey = key;
-        startItem(key);
+        startItem(keys.take());
         room -= 1;
       }
       grantSlots();
       reportProgress(false);
-      if (state.liveItems === 0 && (exhausted || cancelled !== null || draining)) break;
+      if (state.liveItems === 0 && (keys.exhausted || cancelled !== null || draining)) break;
       changed = false;
       await condition(() => changed);
     }
@@ -214,9 +167,9 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     throw err;
   }
 
-  if (cancelled === null && !exhausted) {
+  if (cancelled === null && !keys.exhausted) {
     await condition(allHandlersFinished);
-    return continueAsNew<typeof batchWorkflow>({ ...input, cursor: { afterKey, continuedRuns: input.cursor.continuedRuns + 1 } });
+    return continueAsNew<typeof batchWorkflow>({ ...input, cursor: { afterKey: keys.afterKey, continuedRuns: input.cursor.continuedRuns + 1 } });
   }
   const final = await finishInStore(runtime.batchId, cancelled !== null);
   state.status = final.status;

@@ -1,0 +1,51 @@
+import { CancellationScope, executeChild, isCancellation } from '@temporalio/workflow';
+import type { BatchItemStatus, BatchWorkflowInput } from '../contracts';
+import { boundText } from '../contracts/bounded-text';
+import { SA_BATCH_ID, SA_USER_ID } from '../contracts/search-attributes';
+import { batchStore } from './activity-proxies';
+import { batchItemWorkflow } from './batch-item-workflow';
+import { batchItemWorkflowId } from './batch-messages';
+import { failureMessage } from './classify-activity-failure';
+
+/**
+ * Runs item `key` as a child workflow in `scope` (the batch cancels the scope to cancel its items)
+ * and resolves to the status its row ended with. A child that failed (or never started) leaves its
+ * row to the batch, which writes it here; the store fences the write.
+ */
+export function runBatchItemChild(scope: CancellationScope, input: BatchWorkflowInput, key: string): Promise<BatchItemStatus> {
+  const { runtime } = input;
+  return scope
+    .run(() =>
+      executeChild(batchItemWorkflow, {
+        workflowId: batchItemWorkflowId(runtime.batchId, key),
+        args: [{ runtime, key }],
+        staticSummary: boundText(`${input.title}: item ${key}`, 200),
+        typedSearchAttributes: [
+          { key: SA_BATCH_ID, value: runtime.batchId },
+          { key: SA_USER_ID, value: runtime.ownerId },
+        ],
+      }),
+    )
+    .then(
+      (outcome) => outcome.status,
+      async (err: unknown) =>
+        (
+          await CancellationScope.nonCancellable(() =>
+            batchStore.finishBatchItem({
+              runtime,
+              key,
+              status: isCancellation(err) ? 'cancelled' : 'failed',
+              resultRef: null,
+              resultSha256: null,
+              stopReason: null,
+              error: isCancellation(err) ? null : `Item workflow failed: ${failureMessage(err)}`,
+              attempts: 0,
+              modelName: null,
+              usage: null,
+              startedAt: null,
+              completedAt: new Date().toISOString(),
+            }),
+          )
+        ).status,
+    );
+}
