@@ -4,6 +4,7 @@
  * Fixtures are never deleted: after a deliberate workflow change, keep the histories older code
  * wrote (they must still replay, thanks to `patched()`) and record new ones under new names.
  */
+import type { ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -12,10 +13,13 @@ import { batchStartOptions, buildBatch, buildLeadRunInput, leadRunStartOptions }
 import { WORKFLOW_TASK_QUEUE, WORKFLOW_TYPES } from '../src/contracts';
 import { findProjectRoot } from '../src/devserver';
 import { resolveCatalog } from '../src/registry';
-import { installWorkerLogging } from '../src/worker/install-logging';
+import { createWorkers } from '../src/worker/create-workers';
+import { installWorkerRuntime } from '../src/worker/install-runtime';
 import { batchItemWorkflowId } from '../src/workflows/batch-messages';
+import { startSubagentWorkerProcess } from '../tests/fault/subagent-worker-process';
 import { HISTORIES_DIR, MANIFEST_PATH, readManifest, type ReplayFixture } from '../tests/replay/fixtures';
 import { SCRIPTED_MODEL, startHarness } from '../tests/support/harness';
+import { everythingServerConfig } from '../tests/support/mcp-servers';
 import { createTestEnv } from '../tests/support/temporal-env';
 
 interface FixtureRecipe {
@@ -27,7 +31,12 @@ interface FixtureRecipe {
   readonly expectStatus?: 'completed' | 'failed' | 'cancelled';
   /** Keep the history of the run's first execution (it ends continued as new), not the last one. */
   readonly firstExecution?: boolean;
-  /** Act on the live run once this many rows of these events are stored: cancel it, cancel one task, or answer its question. */
+  /**
+   * Act on the live run or batch once this many rows of these events are stored: cancel it, cancel
+   * one task, extend one, answer its question, cancel the batch (update), or lose the subagent
+   * worker (the recipe's subagents then run in a worker process, killed with SIGKILL; a worker in
+   * this process takes over once the heartbeat timeout expires the lost execution).
+   */
   readonly actAfter?: {
     readonly events: readonly string[];
     readonly count: number;
@@ -35,10 +44,21 @@ interface FixtureRecipe {
       | { readonly kind: 'cancel' }
       | { readonly kind: 'cancelTask'; readonly taskId: string }
       | { readonly kind: 'extendTask'; readonly taskId: string; readonly seconds: number }
-      | { readonly kind: 'answer'; readonly answer: string };
+      | { readonly kind: 'answer'; readonly answer: string }
+      | { readonly kind: 'cancelBatch' }
+      | { readonly kind: 'loseSubagentWorker' };
   };
-  /** Record a batch instead of a lead run: the batch workflow's history, and `item.file` one item's (when given). */
-  readonly batch?: { readonly item: { readonly key: string; readonly file: string; readonly description: string } | null };
+  /**
+   * Record a batch instead of a lead run: the batch workflow's history, and `item.file` one item's
+   * (when given). `items` default to three (the last one `flaky`), `maxRunningItems` to 1 (of 2
+   * live), `historyEventLimit` to the batch default.
+   */
+  readonly batch?: {
+    readonly item: { readonly key: string; readonly file: string; readonly description: string } | null;
+    readonly items?: ReadonlyArray<{ readonly key: string; readonly prompt: string }>;
+    readonly maxRunningItems?: number;
+    readonly historyEventLimit?: number;
+  };
   /**
    * Start the workflow as `temporal workflow start` would: a plain Temporal client, the built input,
    * no search attributes (the workflow upserts its own identifying ones).
@@ -51,6 +71,8 @@ const delegationOnlyDemo = () =>
   parse(readFileSync(join(findProjectRoot(), 'tests', 'fixtures', 'scenarios', 'demo-delegation-only.yaml'), 'utf8')) as Record<string, unknown>;
 
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
+
+const batchItems = (count: number) => Array.from({ length: count }, (_, i) => ({ key: String(i + 1).padStart(2, '0'), prompt: `Item ${i + 1}` }));
 
 const RECIPES: Record<string, FixtureRecipe> = {
   demo: {
@@ -229,15 +251,94 @@ const RECIPES: Record<string, FixtureRecipe> = {
     batch: { item: null },
     plainClient: true,
   },
+  'lead-task-timeout': {
+    file: 'lead-task-timeout.json',
+    description:
+      'Patch "task-deadlines": a task with a 1 s timeout whose subagent needs 4 s: the execution reaches its own deadline (query taskTimeout: not moved) and fails TaskDeadlineExceeded, the task ends timed_out and the lead answers.',
+    scenario: () => ({
+      lead: [{ tool_calls: [{ name: 'task', args: { description: 'Too slow', prompt: 'Too slow: wait', subagent_type: 'slowpoke' } }] }, { content: 'it timed out' }],
+      subagents: [{ match: '*', turns: [{ content: 'too late', delay_ms: 4000 }] }],
+    }),
+    config: { subagents: { custom_agents: { slowpoke: { description: 'Takes its time.', system_prompt: 'Be slow.', timeout_seconds: 1 } } } },
+  },
+  'lead-worker-lost': {
+    file: 'lead-worker-lost.json',
+    description:
+      'A task whose subagent worker process is killed (SIGKILL) mid-execution: the 5 s heartbeat timeout expires the execution, the workflow runs attempt 2 (activity 0.0#2) on another worker, the task completes and the lead answers.',
+    scenario: () => ({
+      lead: [{ tool_calls: [task(1)] }, { content: 'survived' }],
+      subagents: [{ match: '*', turns: [{ content: 'finished after the crash', delay_ms: 3000 }] }],
+    }),
+    config: { subagent_runtime: { heartbeat_timeout_seconds: 5 } },
+    actAfter: { events: ['subagent.start'], count: 1, action: { kind: 'loseSubagentWorker' } },
+  },
+  'batch-continue-as-new': {
+    file: 'batch-continue-as-new.json',
+    description:
+      'The first execution of a 12-item batch (window 2 live, 1 running) with a history limit of 100 events: at the limit it stops starting items, lets the live ones finish and continues as new with its cursor.',
+    scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }),
+    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    batch: { item: null, items: batchItems(12), historyEventLimit: 100 },
+    firstExecution: true,
+  },
+  'batch-cancel': {
+    file: 'batch-cancel.json',
+    description:
+      'Update "cancelBatch" on a 6-item batch (window 2 live, 2 running) while both live items\' subagents run: every nonterminal item is cancelled in the store at once, the live item workflows are cancelled, the batch ends cancelled.',
+    scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] }),
+    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    batch: {
+      item: {
+        key: '01',
+        file: 'batch-item-cancelled.json',
+        description: "A batch-cancel item cancelled by its parent batch while its runSubagent execution ran: it requests the execution's cancellation and ends cancelled.",
+      },
+      items: batchItems(6),
+      maxRunningItems: 2,
+    },
+    actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelBatch' } },
+    expectStatus: 'cancelled',
+  },
+  'lead-tool-search': {
+    file: 'lead-tool-search.json',
+    description:
+      'tool_search.enabled with server-everything: the lead calls tool_search and the deferred everything__echo in one response (runLeadTool each; echo refused, not promoted yet), then echo again (promoted: completes), then answers. Promotion is run state only: no new commands.',
+    scenario: () => ({
+      lead: [
+        { tool_calls: [{ name: 'tool_search', args: { query: 'select:everything__echo' } }, { name: 'everything__echo', args: { message: 'early' } }] },
+        { tool_calls: [{ name: 'everything__echo', args: { message: 'hi' } }] },
+        { content: 'The server said hi.' },
+      ],
+    }),
+    config: { mcp_servers: { everything: everythingServerConfig({ tools: ['echo'] }) }, tool_search: { enabled: true } },
+  },
 };
 
-async function saveHistory(env: Env, workflowId: string, file: string, runId?: string): Promise<void> {
+/** Saves the history of the workflow's latest execution, or (firstExecution) of the first one of its continue-as-new chain. */
+async function saveHistory(env: Env, workflowId: string, file: string, firstExecution = false): Promise<void> {
+  const runId = firstExecution ? await firstExecutionRunId(env, workflowId) : undefined;
   const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
-  writeFileSync(join(HISTORIES_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 1)}\n`);
+  // Stack traces name folders of the machine that recorded; replay never reads them.
+  const withoutStacks = (key: string, value: unknown) => (key === 'stackTrace' ? '' : value);
+  writeFileSync(join(HISTORIES_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), withoutStacks, 1)}\n`);
+}
+
+/** Every execution of a continue-as-new chain names the chain's first run in its start event. */
+async function firstExecutionRunId(env: Env, workflowId: string): Promise<string> {
+  const latest = await env.client.workflow.getHandle(workflowId).fetchHistory();
+  const runId = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
+  if (!runId) throw new Error(`${workflowId}: its start event names no first execution`);
+  return runId;
 }
 
 type Env = Awaited<ReturnType<typeof createTestEnv>>;
 type Harness = Awaited<ReturnType<typeof startHarness>>;
+
+const DEFAULT_BATCH_ITEMS = [
+  { key: 'a', prompt: 'steady one' },
+  { key: 'b', prompt: 'steady two' },
+  { key: 'c', prompt: 'flaky three' },
+];
 
 /** Starts a batch through DeerFlowClient, or (plainClient) writes its rows and starts it with the bare Temporal client. */
 async function startRecipeBatch(env: Env, harness: Harness, name: string, recipe: FixtureRecipe) {
@@ -245,13 +346,10 @@ async function startRecipeBatch(env: Env, harness: Harness, name: string, recipe
     batchId: `replay-${name}`,
     title: name,
     subagentType: 'general-purpose',
-    items: [
-      { key: 'a', prompt: 'steady one' },
-      { key: 'b', prompt: 'steady two' },
-      { key: 'c', prompt: 'flaky three' },
-    ],
+    items: [...(recipe.batch?.items ?? DEFAULT_BATCH_ITEMS)],
     maxLiveItems: 2,
-    maxRunningItems: 1,
+    maxRunningItems: recipe.batch?.maxRunningItems ?? 1,
+    ...(recipe.batch?.historyEventLimit === undefined ? {} : { historyEventLimit: recipe.batch.historyEventLimit }),
   };
   if (recipe.plainClient !== true) return harness.client.startBatch(request);
   const config = harness.loaded.config;
@@ -266,9 +364,18 @@ async function recordBatch(env: Env, name: string, recipe: FixtureRecipe, item: 
   const harness = await startHarness(env, recipe.scenario(), recipe.config);
   try {
     const started = await startRecipeBatch(env, harness, name, recipe);
+    if (recipe.actAfter !== undefined) {
+      await waitForEvents(harness, { runId: started.batchId }, recipe.actAfter);
+      if (recipe.actAfter.action.kind !== 'cancelBatch') throw new Error(`${name}: a batch recipe can only cancel its batch`);
+      await harness.client.cancelBatch(started.batchId, 'default');
+    }
     const state = await started.handle.result();
-    if (state.counts.completed !== 3) throw new Error(`${name} batch ended ${JSON.stringify(state.counts)}`);
-    await saveHistory(env, started.workflowId, recipe.file);
+    const expected = recipe.expectStatus ?? 'completed';
+    const itemCount = recipe.batch?.items?.length ?? DEFAULT_BATCH_ITEMS.length;
+    if (state.status !== expected || (expected === 'completed' && state.counts.completed !== itemCount)) {
+      throw new Error(`${name} batch ended ${state.status} ${JSON.stringify(state.counts)}`);
+    }
+    await saveHistory(env, started.workflowId, recipe.file, recipe.firstExecution);
     const recorded = [{ file: recipe.file, workflowId: started.workflowId, description: recipe.description }];
     if (item === null) return recorded;
     const itemId = batchItemWorkflowId(started.batchId, item.key);
@@ -276,6 +383,15 @@ async function recordBatch(env: Env, name: string, recipe: FixtureRecipe, item: 
     return [...recorded, { file: item.file, workflowId: itemId, description: item.description }];
   } finally {
     await harness.close();
+  }
+}
+
+/** Waits until the run (or batch) has stored `count` rows of `events`. */
+async function waitForEvents(harness: Harness, scope: { runId: string; threadId?: string }, act: NonNullable<FixtureRecipe['actAfter']>): Promise<void> {
+  for (;;) {
+    const rows = await harness.stores.events.listEvents({ ...scope, eventTypes: [...act.events] });
+    if (rows.length >= act.count) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
@@ -288,50 +404,74 @@ async function startRecipeRun(env: Env, harness: Harness, request: { message: st
   return { workflowId, handle };
 }
 
-/** Runs a recipe's lead run to its end, cancelling it first when the recipe says so. */
-async function runRecipe(env: Env, harness: Harness, name: string, recipe: FixtureRecipe) {
+/**
+ * Kills the subagent worker process (SIGKILL: no goodbye, its execution's lease just expires) and
+ * serves the subagent queue from this process instead. Resolves with the new workers' stop.
+ */
+async function loseSubagentWorker(env: Env, harness: Harness, lost: ChildProcess): Promise<() => Promise<void>> {
+  const exited = new Promise((resolve) => lost.once('exit', resolve));
+  lost.kill('SIGKILL');
+  await exited;
+  const takeover = await createWorkers({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', loaded: harness.loaded, stores: harness.stores, queues: 'subagents' });
+  const running = takeover.run();
+  return async () => {
+    takeover.shutdown();
+    await running;
+  };
+}
+
+/** Runs a recipe's lead run to its end, acting on it first when the recipe says so. */
+async function runRecipe(env: Env, harness: Harness, name: string, recipe: FixtureRecipe, subagentProcess: ChildProcess | null) {
   const request = { message: name, threadId: `replay-${name}`, runId: 'run-1' };
   const started = await startRecipeRun(env, harness, request, recipe);
-  const firstRunId = started.handle.firstExecutionRunId;
   const act = recipe.actAfter;
-  if (act === undefined) {
+  let stopTakeover: () => Promise<void> = async () => undefined;
+  try {
+    if (act !== undefined) {
+      await waitForEvents(harness, { runId: request.runId, threadId: request.threadId }, act);
+      const { action } = act;
+      if (action.kind === 'cancel') await started.handle.cancel();
+      else if (action.kind === 'cancelTask') await harness.client.cancelTask(started.workflowId, action.taskId);
+      else if (action.kind === 'extendTask') await harness.client.extendTask(started.workflowId, action.taskId, action.seconds);
+      else if (action.kind === 'answer') await harness.client.answer(started.workflowId, action.answer);
+      else if (action.kind === 'loseSubagentWorker' && subagentProcess !== null) stopTakeover = await loseSubagentWorker(env, harness, subagentProcess);
+      else throw new Error(`${name}: a lead run recipe cannot ${action.kind}`);
+    }
     await started.handle.result().catch(() => undefined);
-    return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
+    return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId };
+  } finally {
+    await stopTakeover();
   }
-  for (;;) {
-    const rows = await harness.stores.events.listEvents({ runId: request.runId, threadId: request.threadId, eventTypes: [...act.events] });
-    if (rows.length >= act.count) break;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+/** Records a lead run; a recipe that loses its subagent worker first starts that worker as a process of its own. */
+async function recordRun(env: Env, name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
+  const losesWorker = recipe.actAfter?.action.kind === 'loseSubagentWorker';
+  const harness = await startHarness(env, recipe.scenario(), recipe.config, losesWorker ? { queues: 'workflows' } : {});
+  let subagentProcess: ChildProcess | null = null;
+  try {
+    if (losesWorker) subagentProcess = await startSubagentWorkerProcess(join(harness.dir, 'config.yaml'), env.address);
+    const { state, workflowId } = await runRecipe(env, harness, name, recipe, subagentProcess);
+    if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
+    await saveHistory(env, workflowId, recipe.file, recipe.firstExecution);
+    return [{ file: recipe.file, workflowId, description: recipe.description }];
+  } finally {
+    if (subagentProcess !== null && subagentProcess.exitCode === null && subagentProcess.signalCode === null) subagentProcess.kill('SIGKILL');
+    await harness.close();
   }
-  const { action } = act;
-  if (action.kind === 'cancel') await started.handle.cancel();
-  else if (action.kind === 'cancelTask') await harness.client.cancelTask(started.workflowId, action.taskId);
-  else if (action.kind === 'extendTask') await harness.client.extendTask(started.workflowId, action.taskId, action.seconds);
-  else await harness.client.answer(started.workflowId, action.answer);
-  await started.handle.result().catch(() => undefined);
-  return { state: await harness.client.getState(started.workflowId), workflowId: started.workflowId, firstRunId };
 }
 
 async function record(name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
   const env = await createTestEnv();
   try {
-    if (recipe.batch) return await recordBatch(env, name, recipe, recipe.batch.item);
-    const harness = await startHarness(env, recipe.scenario(), recipe.config);
-    try {
-      const { state, workflowId, firstRunId } = await runRecipe(env, harness, name, recipe);
-      if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
-      await saveHistory(env, workflowId, recipe.file, recipe.firstExecution === true ? firstRunId : undefined);
-      return [{ file: recipe.file, workflowId, description: recipe.description }];
-    } finally {
-      await harness.close();
-    }
+    return recipe.batch ? await recordBatch(env, name, recipe, recipe.batch.item) : await recordRun(env, name, recipe);
   } finally {
     await env.teardown();
   }
 }
 
 async function main(names: readonly string[]): Promise<void> {
-  installWorkerLogging('WARN');
+  installWorkerRuntime({ level: 'WARN' });
   const wanted = names.length > 0 ? names : Object.keys(RECIPES);
   const manifest = new Map(readManifest().map((f) => [f.file, f]));
   for (const name of wanted) {

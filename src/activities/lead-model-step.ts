@@ -1,11 +1,11 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { expandToolList } from '../mcp';
+import { bindLeadTools } from '../mcp';
 import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
 import { readManagedDefinitions } from '../registry';
 import { messageKeys } from '../store';
-import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace } from '../tools';
+import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace, toolSearchToolSpec, type FunctionToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -18,6 +18,7 @@ import { callWithLlmRetries } from '../middleware/agent';
 import { abortableDelay } from '../models/abortable-delay';
 import { usedToolCallIds, withUniqueToolCallIds } from './unique-tool-call-ids';
 import { UsageCollector } from './usage-collector';
+import { deerflowIdsOf, inModelCallSpan } from '../telemetry';
 
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
@@ -28,9 +29,10 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
     const existing = await deps.stores.messages.getMessage(input.threadId, key);
     if (existing) return toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent);
-    // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound.
+    // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound
+    // and, when the run defers MCP tools, those still behind `tool_search`.
     const ownTools = leadTools(deps, input);
-    const promptInput = { ...input, limits: { ...input.limits, maxConcurrent }, leadTools: ownTools.names };
+    const promptInput = { ...input, limits: { ...input.limits, maxConcurrent }, leadTools: ownTools.names, deferredTools: ownTools.deferred };
 
     await writePendingMessages(deps, input);
     const records = await deps.stores.messages.listMessages(input.threadId);
@@ -66,12 +68,14 @@ export function createLeadModelStep(deps: ActivityDeps) {
     const response = await withHeartbeats((signal) =>
       callWithLlmRetries(
         () =>
-          runnable.invoke(request, {
-            signal,
-            callbacks: [usage],
-            tags: ['lead', `agent:${input.agentName}`],
-            metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
-          }),
+          inModelCallSpan({ ids: deerflowIdsOf(input), model: input.modelName, agent: input.agentName, turn: input.turn }, () =>
+            runnable.invoke(request, {
+              signal,
+              callbacks: [usage],
+              tags: ['lead', `agent:${input.agentName}`],
+              metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
+            }),
+          ),
         { policy: deps.llmRetryPolicy ?? DEFAULT_LLM_RETRY_POLICY, sleep: abortableDelay, signal },
       ),
     );
@@ -121,11 +125,15 @@ async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInpu
 
 /**
  * The lead's own tools for this step, bound beside `task` (their calls run as `runLeadTool`
- * activities): the built-in ones the run allows, then the allowed tools of this worker's connected
- * MCP servers (a server that is down has none bound; a call to its tool is answered with its status).
+ * activities): the built-in ones the run allows, `tool_search` when the run defers MCP tools, then
+ * the allowed tools of this worker's connected MCP servers, or with deferral the promoted ones (a
+ * server that is down has none bound; a call to its tool is answered with its status).
  */
-function leadTools(deps: ActivityDeps, input: LeadModelStepInput): { tools: StructuredToolInterface[]; names: string[] } {
-  if (input.leadTools.length === 0) return { tools: [], names: [] };
+function leadTools(
+  deps: ActivityDeps,
+  input: LeadModelStepInput,
+): { tools: Array<StructuredToolInterface | FunctionToolSpec>; names: string[]; deferred: Array<{ name: string; description: string }> } {
+  if (input.leadTools.length === 0) return { tools: [], names: [], deferred: [] };
   const { config } = deps;
   const builtIn = createAgentTools({
     workspace: new ThreadWorkspace(config.store.data_dir, input.threadId),
@@ -133,8 +141,9 @@ function leadTools(deps: ActivityDeps, input: LeadModelStepInput): { tools: Stru
     webFetch: config.web_fetch,
     names: input.leadTools,
   });
-  const { names, mcp } = expandToolList(input.leadTools, deps.mcp?.entries() ?? []);
-  return { tools: [...builtIn, ...mcp.map((e) => e.tool)], names };
+  const binding = bindLeadTools(input.leadTools, deps.mcp?.entries() ?? [], input.promotedTools);
+  const search = binding.searchable.length > 0 ? [toolSearchToolSpec(config.tool_search.max_results)] : [];
+  return { tools: [...builtIn, ...search, ...binding.bound.map((e) => e.tool)], names: binding.names, deferred: binding.deferred };
 }
 
 /** Gives the message a stable id derived from the run and turn when the provider sent none. */

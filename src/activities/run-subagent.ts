@@ -16,13 +16,14 @@ import {
   type SubagentTaskInput,
   type TokenUsage,
 } from '../contracts';
-import { resolveSubagent, resolveSubagentModelName, subagentHasTool, type SubagentDefinition } from '../registry';
+import { resolveSubagent, resolveSubagentModelName, subagentDeferredTools, subagentHasTool, type SubagentDefinition } from '../registry';
 import { messageKeys } from '../store';
-import { renderSubagentSystemPrompt } from '../prompts';
+import { buildDeferredToolsSection, renderSubagentSystemPrompt } from '../prompts';
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT, type SkillMetadata } from '../skills';
 import { createAgentTools, sha256Hex, ThreadWorkspace } from '../tools';
+import type { McpToolEntry } from '../mcp';
 import type { ActivityDeps } from './activity-deps';
 import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
@@ -33,6 +34,7 @@ import { buildSubagentStep, captureNewStepMessages, newStepCursor, takenOverStep
 import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } from './subagent-outcome';
 import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
+import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
 import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
@@ -96,12 +98,17 @@ export function createRunSubagent(deps: ActivityDeps) {
           : undefined;
         // Loaded once: the prompt lists them and the skill tool policy enforces their allowed_tools.
         const skills = await loadSubagentSkills({ dataDir: deps.config.store.data_dir, userId: input.userId, allowlist: intersectSkillAllowlists(input.availableSkills, def.skills) });
-        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel, skills });
-        const middleware = receiptsEnabled ? withToolReceipts(chain) : chain;
+        // With tool_search on, its MCP tools wait behind it; promotions last for this task only.
+        const deferred = subagentDeferredTools(deps.config, def, deps.mcp?.entries() ?? []);
+        const deferredTools = deferred === null ? undefined : { deferred, maxResults: deps.config.tool_search.max_results };
+        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel, skills, deferredTools });
+        // Spans innermost: one per provider call and per tool execution, with the task's ids.
+        const spans = agentSpansMiddleware({ ids: deerflowIdsOf(input), model: modelName, agent: def.name });
+        const middleware = [...(receiptsEnabled ? withToolReceipts(chain) : chain), spans];
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;
-        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills);
+        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills, deferred ?? []);
         const cursor = newStepCursor();
         // The steps taken over are neither run nor reported again; the first new one says where it resumed.
         captureNewStepMessages(messages, cursor);
@@ -209,7 +216,8 @@ async function loadTaskPrompt(
 
 /**
  * The subagent for one task: its model, its tools (built-in and this worker's connected MCP
- * servers', allowlist, then denylist), and one system message with its skills (loaded by the caller; load errors fail the task) listed as metadata.
+ * servers', allowlist, then denylist), and one system message with its skills (loaded by the caller; load errors fail the task) listed as metadata
+ * and its `deferred` tools listed by name (registered, but kept out of requests until promoted).
  */
 async function buildAgent(
   deps: ActivityDeps,
@@ -221,6 +229,7 @@ async function buildAgent(
   hasAcceptanceCriteria: boolean,
   checkpointer: BaseCheckpointSaver | null,
   skills: readonly SkillMetadata[],
+  deferred: readonly McpToolEntry[],
 ) {
   const dataDir = deps.config.store.data_dir;
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
@@ -242,6 +251,7 @@ async function buildAgent(
       receiptsEnabled: deps.config.verification.receipts_enabled,
       hasAcceptanceCriteria,
       skillsSection: buildSkillsSection(skills),
+      deferredToolsSection: buildDeferredToolsSection(deferred),
     }),
     name: def.name,
     middleware,

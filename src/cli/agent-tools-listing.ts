@@ -2,10 +2,10 @@ import type { StructuredToolInterface } from '@langchain/core/tools';
 import { buildLeadRunInput } from '../client/build-run-input';
 import type { LoadedConfig } from '../config';
 import type { ToolsListOutput, ToolsListServer, ToolsListTool } from '../contracts';
-import { expandToolList, McpServerState, type McpToolEntry, type McpToolRegistry } from '../mcp';
+import { bindLeadTools, McpServerState, type McpToolEntry, type McpToolRegistry } from '../mcp';
 import { leadTaskToolOptions } from '../prompts';
-import { availableSubagentNames, resolveSubagent, subagentHasTool, type ManagedDefinitions } from '../registry';
-import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace, type FunctionToolSpec } from '../tools';
+import { availableSubagentNames, resolveSubagent, subagentDeferredTools, subagentHasTool, type ManagedDefinitions } from '../registry';
+import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace, toolSearchToolSpec, type FunctionToolSpec } from '../tools';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
 
 /** Whose tools to list: a lead agent (absent name = the one a run without `--agent` gets) or a subagent. */
@@ -17,8 +17,8 @@ const LISTING_THREAD = 'tools-list';
 /**
  * Every tool an agent would have with the current config and this process's MCP connections
  * (`deerflow tools list`): the lead's through the resolution a run uses at start (`buildLeadRunInput`)
- * and the expansion `leadModelStep` binds, a subagent's through the same allow/deny lists
- * `runSubagent` applies.
+ * and the binding of `leadModelStep`'s first step, a subagent's through the same allow/deny lists
+ * `runSubagent` applies. With `tool_search.enabled` the MCP tools are `deferred` and `tool_search` is listed.
  * @throws {@link CliExit} (usage) for an unknown agent or subagent.
  */
 export function listAgentTools(loaded: LoadedConfig, target: ToolsListTarget, managed: ManagedDefinitions, mcp: McpToolRegistry): ToolsListOutput {
@@ -27,14 +27,14 @@ export function listAgentTools(loaded: LoadedConfig, target: ToolsListTarget, ma
     agent: { kind: target.kind, name },
     tools: [
       ...builtIn.map((t): ToolsListTool => ({ name: t.name, source: 'builtin', server: null, binding: 'bound', description: firstLine(t.description) })),
-      ...mcpTools.map((e): ToolsListTool => ({ name: e.name, source: 'mcp', server: e.server, binding: 'bound', description: firstLine(e.description) })),
+      ...mcpTools.map(({ entry: e, binding }): ToolsListTool => ({ name: e.name, source: 'mcp', server: e.server, binding, description: firstLine(e.description) })),
     ],
     mcp_servers: mcp.statuses().map((s): ToolsListServer => ({
       name: s.server,
       transport: loaded.config.mcp_servers[s.server]?.transport ?? 'stdio',
       status: s.state === McpServerState.Connected ? 'connected' : 'failed',
       reason: s.state === McpServerState.Connected ? null : (s.reason ?? s.state),
-      tools: mcpTools.filter((e) => e.server === s.server).length,
+      tools: mcpTools.filter(({ entry }) => entry.server === s.server).length,
     })),
   };
 }
@@ -42,7 +42,7 @@ export function listAgentTools(loaded: LoadedConfig, target: ToolsListTarget, ma
 interface AgentToolSet {
   readonly name: string;
   readonly builtIn: ReadonlyArray<{ readonly name: string; readonly description: string }>;
-  readonly mcpTools: readonly McpToolEntry[];
+  readonly mcpTools: ReadonlyArray<{ readonly entry: McpToolEntry; readonly binding: ToolsListTool['binding'] }>;
 }
 
 function leadTools(loaded: LoadedConfig, agentName: string | undefined, managed: ManagedDefinitions, mcp: McpToolRegistry): AgentToolSet {
@@ -57,11 +57,14 @@ function leadTools(loaded: LoadedConfig, agentName: string | undefined, managed:
   const delegation = task === null ? [] : [specTool(taskToolSpec(task))];
   const batches = task !== null && config.subagent_batches.enabled ? [specTool(batchTaskToolSpec({ subagentNames: task.subagentNames, maxItems: config.subagent_batches.max_items_per_batch }))] : [];
   const own = builtInTools(loaded, input.leadTools);
+  // A new run has promoted nothing yet.
+  const binding = bindLeadTools(input.leadTools, mcp.entries(), []);
+  const search = binding.searchable.length > 0 ? [specTool(toolSearchToolSpec(config.tool_search.max_results))] : [];
   return {
     name: input.agentName,
     // The order `leadModelStep` binds them in.
-    builtIn: [...delegation, ...batches, specTool(askClarificationToolSpec()), ...own],
-    mcpTools: expandToolList(input.leadTools, mcp.entries()).mcp,
+    builtIn: [...delegation, ...batches, specTool(askClarificationToolSpec()), ...own, ...search],
+    mcpTools: [...binding.bound.map((entry) => ({ entry, binding: 'bound' as const })), ...binding.deferred.map((entry) => ({ entry, binding: 'deferred' as const }))],
   };
 }
 
@@ -71,10 +74,13 @@ function subagentTools(loaded: LoadedConfig, name: string, managed: ManagedDefin
     const available = availableSubagentNames(loaded.config, managed.subagents).join(', ');
     throw new CliExit(`Unknown subagent type '${name}'. Available: ${available}`, EXIT_USAGE);
   }
+  const deferred = subagentDeferredTools(loaded.config, def, mcp.entries());
+  const builtIn = builtInTools(loaded, null).filter((t) => subagentHasTool(def, t.name));
+  if (deferred === null) return { name: def.name, builtIn, mcpTools: mcp.entries().filter((e) => subagentHasTool(def, e.name)).map((entry) => ({ entry, binding: 'bound' })) };
   return {
     name: def.name,
-    builtIn: builtInTools(loaded, null).filter((t) => subagentHasTool(def, t.name)),
-    mcpTools: mcp.entries().filter((e) => subagentHasTool(def, e.name)),
+    builtIn: [...builtIn, specTool(toolSearchToolSpec(loaded.config.tool_search.max_results))],
+    mcpTools: deferred.map((entry) => ({ entry, binding: 'deferred' })),
   };
 }
 

@@ -5,6 +5,7 @@ import { agentsCommand } from './agents-command';
 import { batchCommand } from './batch-command';
 import { eventsCommand } from './events-command';
 import { promptCommand } from './prompt-command';
+import { replayCommand } from './replay-command';
 import { runCommand } from './run-command';
 import { runsCommand } from './runs-command';
 import { serveCommand } from './serve-command';
@@ -12,13 +13,15 @@ import { startCommand } from './start-command';
 import { taskCommand } from './task-command';
 import { toolsCommand } from './tools-command';
 import { workerCommand } from './worker-command';
-import { installWorkerLogging, logLevelFromEnv } from '../worker/install-logging';
+import { installCliRuntime } from './install-cli-runtime';
 import { WORKER_QUEUES, type WorkerQueues } from '../worker/create-workers';
 
 function buildProgram(setExitCode: (code: number) => void): Command {
   const program = new Command('deerflow')
     .description('Durable lead-agent/subagent delegation on Temporal')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // The runtime follows the command's config (log format, metrics), so it is installed once that is known.
+    .hook('preAction', (_program, action) => installCliRuntime(action.name(), action.opts<{ config?: string }>().config));
   const config = new Option('-c, --config <file>', 'config file (default: $DEERFLOW_CONFIG or ./config.yaml)');
 
   program
@@ -61,13 +64,13 @@ function buildProgram(setExitCode: (code: number) => void): Command {
   program.addCommand(taskCommand(config, setExitCode));
   program.addCommand(toolsCommand(config));
   program.addCommand(runsCommand(config, setExitCode));
+  program.addCommand(replayCommand(config, setExitCode));
   return program;
 }
 
 /** Runs the CLI with `argv` and resolves to the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let exitCode = 0;
-  installWorkerLogging(logLevelFromEnv(), { forwardCoreLogs: true });
   try {
     await buildProgram((code) => (exitCode = code)).parseAsync([...argv]);
     return exitCode;

@@ -2,11 +2,11 @@ import { Command, type Option } from 'commander';
 import { formatPromptDate } from '../activities/prompt-date';
 import { buildLeadRunInput } from '../client/build-run-input';
 import type { LoadedConfig } from '../config';
-import { leadTaskToolOptions, renderLeadSystemPrompt, renderSubagentSystemPrompt } from '../prompts';
-import { availableSubagentNames, NO_MANAGED_DEFINITIONS, readManagedDefinitions, resolveSubagent, type ManagedDefinitions } from '../registry';
+import { buildDeferredToolsSection, leadTaskToolOptions, renderLeadSystemPrompt, renderSubagentSystemPrompt } from '../prompts';
+import { availableSubagentNames, NO_MANAGED_DEFINITIONS, readManagedDefinitions, resolveSubagent, subagentDeferredTools, type ManagedDefinitions } from '../registry';
 import { buildSkillsSection, loadSubagentSkills } from '../skills';
 import { withStores } from './with-stores';
-import { expandToolList, McpToolRegistry, type McpToolEntry } from '../mcp';
+import { bindLeadTools, McpToolRegistry, type McpToolEntry } from '../mcp';
 import { taskToolSpec } from '../tools';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 
@@ -72,9 +72,9 @@ export function promptLeadText(
   const maxTotal = parseLimit('--max-total', options.maxTotal);
   const input = runInput(loaded, managed, options.agent, maxConcurrent, maxTotal);
   // New runs offer `ask_clarification`, so the printed prompt does too; MCP entries list the
-  // connected tools they allow, as `leadModelStep` lists them.
-  const leadTools = expandToolList(input.leadTools, mcpTools).names;
-  const system = renderLeadSystemPrompt(loaded.config, { ...input, clarification: true, leadTools }, formatPromptDate(now), managed);
+  // connected tools they allow as `leadModelStep` lists them: bound, or deferred (nothing promoted yet).
+  const binding = bindLeadTools(input.leadTools, mcpTools, []);
+  const system = renderLeadSystemPrompt(loaded.config, { ...input, clarification: true, leadTools: binding.names, deferredTools: binding.deferred }, formatPromptDate(now), managed);
   const tool = leadTaskToolOptions(loaded.config, input, managed);
   const description = tool ? taskToolSpec(tool).function.description : '(none: this agent has no subagents, so no `task` tool is bound)';
   return `${system}\n\n${TASK_TOOL_HEADING}\n${description}\n`;
@@ -82,12 +82,13 @@ export function promptLeadText(
 
 /**
  * `deerflow prompt subagent NAME`: the subagent's system prompt with the report contract, as the
- * subagent activity assembles it.
+ * subagent activity assembles it. `mcpTools` are the tools of the MCP servers this process
+ * connected to (they matter with `tool_search.enabled`: the subagent's are listed as deferred).
  */
 export async function promptSubagentText(
   loaded: LoadedConfig,
   name: string,
-  options: { userId?: string; managed?: ManagedDefinitions } = {},
+  options: { userId?: string; managed?: ManagedDefinitions; mcpTools?: readonly McpToolEntry[] } = {},
 ): Promise<string> {
   const managed = options.managed ?? NO_MANAGED_DEFINITIONS;
   const def = resolveSubagent(name, loaded.config, managed.subagents);
@@ -99,6 +100,7 @@ export async function promptSubagentText(
   const text = renderSubagentSystemPrompt(def.systemPrompt, {
     receiptsEnabled: loaded.config.verification.receipts_enabled,
     skillsSection: buildSkillsSection(skills),
+    deferredToolsSection: buildDeferredToolsSection(subagentDeferredTools(loaded.config, def, options.mcpTools ?? []) ?? []),
   });
   return `${text}\n`;
 }
@@ -133,7 +135,15 @@ export function promptCommand(config: Option): Command {
     .action(async (name: string, opts: { config?: string; user: string }) => {
       const loaded = loadCliConfig(opts.config);
       const managed = await withStores(loaded, (stores) => readManagedDefinitions(stores.agents));
-      const text = await promptSubagentText(loaded, name, { userId: opts.user, managed });
+      // MCP tools change a subagent's prompt only when they are deferred (listed in it).
+      const mcp = loaded.config.tool_search.enabled ? McpToolRegistry.fromConfig(loaded.config, { configDir: loaded.dir }) : McpToolRegistry.empty();
+      let text: string;
+      try {
+        await mcp.start();
+        text = await promptSubagentText(loaded, name, { userId: opts.user, managed, mcpTools: mcp.entries() });
+      } finally {
+        await mcp.close();
+      }
       if (!availableSubagentNames(loaded.config, managed.subagents).includes(name)) {
         // Still printed (the prompt is well defined), but the lead would not be offered it here.
         process.stderr.write(`note: '${name}' is not available to the lead on this host (sandbox.allow_host_bash is false)\n`);

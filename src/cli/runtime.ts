@@ -4,7 +4,9 @@ import { DeerFlowClient } from '../client';
 import type { LoadedConfig } from '../config';
 import { startDevServer, type DevServer } from '../devserver';
 import { openStores, type Stores } from '../store';
+import { clientTracingInterceptors, startConfiguredTracing } from '../telemetry';
 import { createWorkers, type DeerflowWorkers } from '../worker/create-workers';
+import { clusterConnectionOptions } from './cluster-connection-options';
 
 /** A connected deerflow: Temporal client, stores, and (in embedded mode) a dev server and workers. */
 export interface Runtime {
@@ -37,14 +39,16 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     for (const cleanup of cleanups.reverse()) await cleanup().catch((err: unknown) => options.log(`cleanup failed: ${String(err)}`));
   };
   try {
+    // The embedded dev server speaks plaintext; a configured cluster may need TLS and an API key.
+    const cluster = config.temporal.address === null ? null : clusterConnectionOptions(options.loaded);
     let server: DevServer | null = null;
-    if (config.temporal.address === null) {
+    if (cluster === null) {
       options.log('starting the embedded Temporal dev server ...');
       server = await startDevServer({ namespace: config.temporal.namespace });
       cleanups.push(() => server!.stop());
       options.log(`Temporal dev server at ${server.address}, Web UI at ${server.uiUrl}`);
     }
-    const address = server?.address ?? config.temporal.address!;
+    const connectionOptions = server === null ? cluster! : { address: server.address };
     const namespace = config.temporal.namespace;
     const stores = await openStores({
       dataDir: config.store.data_dir,
@@ -52,14 +56,18 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       sqliteSynchronous: config.store.sqlite_synchronous,
     });
     cleanups.push(() => stores.close());
-    const connection = await Connection.connect({ address });
+    // Spans of this process: client calls, and workflows and activities when it runs workers. Shut
+    // down after the connections and workers (cleanups run in reverse), so their last spans go out.
+    const tracing = startConfiguredTracing(config.telemetry);
+    if (tracing !== null) cleanups.push(() => tracing.shutdown());
+    const connection = await Connection.connect(connectionOptions);
     cleanups.push(() => connection.close());
-    const temporal = new Client({ connection, namespace });
+    const temporal = new Client({ connection, namespace, ...(tracing === null ? {} : { interceptors: clientTracingInterceptors() }) });
 
     if (options.withWorkers || server !== null) {
-      const workerConnection = await NativeConnection.connect({ address });
+      const workerConnection = await NativeConnection.connect(connectionOptions);
       cleanups.push(() => workerConnection.close());
-      const workers: DeerflowWorkers = await createWorkers({ connection: workerConnection, namespace, loaded: options.loaded, stores });
+      const workers: DeerflowWorkers = await createWorkers({ connection: workerConnection, namespace, loaded: options.loaded, stores, tracing });
       const running = workers.run();
       cleanups.push(async () => {
         workers.shutdown();

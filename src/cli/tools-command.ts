@@ -40,7 +40,7 @@ export function formatToolsList(listing: ToolsListOutput): string {
   const lines = [`${who}: ${listing.tools.length} tool${listing.tools.length === 1 ? '' : 's'}`];
   for (const tool of listing.tools) {
     const source = tool.server === null ? 'built-in' : `mcp:${tool.server}`;
-    lines.push(`  ${tool.name.padEnd(width)}  ${tool.binding.padEnd(5)}  ${source.padEnd(16)}  ${tool.description}`.trimEnd());
+    lines.push(`  ${tool.name.padEnd(width)}  ${tool.binding.padEnd(8)}  ${source.padEnd(16)}  ${tool.description}`.trimEnd());
   }
   if (listing.mcp_servers.length > 0) {
     lines.push('', 'MCP servers:');

@@ -1,7 +1,9 @@
 import { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config';
+import { startConfiguredTracing } from '../telemetry';
 import { openStores } from '../store';
 import { createWorkers, type WorkerQueues } from '../worker/create-workers';
+import { clusterConnectionOptions } from './cluster-connection-options';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
 import { stopSignals } from './stop-signals';
 
@@ -16,14 +18,16 @@ export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues =
   if (config.temporal.address === null) {
     throw new CliExit('deerflow worker needs a cluster: set TEMPORAL_ADDRESS or temporal.address in config.yaml', EXIT_USAGE);
   }
+  const cluster = clusterConnectionOptions(loaded);
   const stores = await openStores({
     dataDir: config.store.data_dir,
     postgresUrl: config.store.postgres_url,
     sqliteSynchronous: config.store.sqlite_synchronous,
   });
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const tracing = startConfiguredTracing(config.telemetry);
+  const connection = await NativeConnection.connect(cluster);
   try {
-    const workers = await createWorkers({ connection, namespace: config.temporal.namespace, loaded, stores, queues });
+    const workers = await createWorkers({ connection, namespace: config.temporal.namespace, loaded, stores, queues, tracing });
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const signals = stopSignals(log);
     void signals.received.then(() => {
@@ -43,5 +47,7 @@ export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues =
   } finally {
     await connection.close();
     await stores.close();
+    // Last: the spans of the final activities are exported before the process ends.
+    await tracing?.shutdown();
   }
 }

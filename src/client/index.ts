@@ -13,6 +13,8 @@ export {
 } from './build-run-input';
 export type { RunRequest } from './build-run-input';
 export { leadRunStartOptions, batchStartOptions } from './start-options';
+export { temporalConnectionOptions } from './connection-options';
+export type { TemporalConnectionOptions } from './connection-options';
 export type { LeadRunStartOptions, BatchStartOptions } from './start-options';
 // Workflow ids and messages, for callers that hold a plain Temporal client.
 export { leadRunWorkflowId, leadRunStateQuery } from '../workflows/lead-run-messages';

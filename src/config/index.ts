@@ -20,6 +20,8 @@ export { configErrorMap, formatKeyPath, issuesToProblems } from './issue-message
 
 export { LeadToolEntrySchema, MCP_TRANSPORTS, McpServerSchema, McpServersSchema } from './mcp-servers-schema';
 export type { McpServerConfig } from './mcp-servers-schema';
+export { ToolSearchConfigSchema } from './tool-search-schema';
+export type { ToolSearchConfig } from './tool-search-schema';
 
 export {
   AppConfigSchema,
@@ -39,6 +41,9 @@ export {
   SubagentsConfigSchema,
   SummarizationConfigSchema,
   TemporalConfigSchema,
+  TemporalTlsConfigSchema,
+  TelemetryConfigSchema,
+  LOG_FORMATS,
   TokenBudgetConfigSchema,
   VerificationConfigSchema,
 } from './schema';
@@ -59,6 +64,8 @@ export type {
   SubagentsConfig,
   SummarizationConfig,
   TemporalConfig,
+  TemporalTlsConfig,
+  TelemetryConfig,
   TokenBudgetConfig,
   VerificationConfig,
 } from './schema';

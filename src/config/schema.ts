@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mcpServerOf } from '../contracts/mcp-tool-names';
 import { LeadToolEntrySchema, McpServersSchema } from './mcp-servers-schema';
+import { ToolSearchConfigSchema } from './tool-search-schema';
 
 /**
  * The config.yaml schema. Every object is strict (unknown keys are errors) and every default and
@@ -269,6 +270,26 @@ export const StoreConfigSchema = z.strictObject({
 });
 export type StoreConfig = z.infer<typeof StoreConfigSchema>;
 
+/** TLS to the Temporal frontend (Temporal Cloud mTLS, a self-hosted cluster behind TLS). Paths are relative to the config file. */
+export const TemporalTlsConfigSchema = z
+  .strictObject({
+    /** PEM client certificate for mTLS; goes with `client_key_path`. */
+    client_cert_path: name.nullable().default(null),
+    /** PEM private key of the client certificate. */
+    client_key_path: name.nullable().default(null),
+    /** PEM CA certificate that signed the server's; null = the system's trusted roots (Temporal Cloud). */
+    server_ca_cert_path: name.nullable().default(null),
+    /** Server name checked against the certificate (SNI), when it differs from the address host. */
+    server_name: name.nullable().default(null),
+  })
+  .superRefine((tls, ctx) => {
+    if ((tls.client_cert_path === null) !== (tls.client_key_path === null)) {
+      const missing = tls.client_cert_path === null ? 'client_cert_path' : 'client_key_path';
+      ctx.addIssue({ code: 'custom', path: [missing], message: 'is required when the other half of the client certificate pair is set' });
+    }
+  }, { when: whenFieldsValid('client_cert_path', 'client_key_path') });
+export type TemporalTlsConfig = z.infer<typeof TemporalTlsConfigSchema>;
+
 /** Which Temporal cluster to use. */
 export const TemporalConfigSchema = z.strictObject({
   /** `host:port` of a Temporal frontend; null = start the embedded dev server. */
@@ -276,8 +297,36 @@ export const TemporalConfigSchema = z.strictObject({
   namespace: name.default('default'),
   /** Base URL of the cluster's Temporal Web UI, used for run links; the embedded server's is known. */
   ui_url: z.url().nullable().default(null),
+  /** TLS settings; null = plaintext, unless an API key is set (API keys always go over TLS). */
+  tls: TemporalTlsConfigSchema.nullable().default(null),
+  /** Name of the environment variable holding a Temporal Cloud API key (never the key itself). */
+  api_key_env: name.nullable().default(null),
 });
 export type TemporalConfig = z.infer<typeof TemporalConfigSchema>;
+
+/** `IPv4:port` or `[IPv6]:port`: the Temporal runtime binds a socket address, not a host name. */
+const socketAddress = z
+  .string()
+  .regex(/^(\d{1,3}(\.\d{1,3}){3}|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/, 'must be IP:port, e.g. 0.0.0.0:9464 or [::]:9464');
+
+/** Log line formats of worker processes. */
+export const LOG_FORMATS = ['text', 'json'] as const;
+
+/** Traces, metrics and log format (all off or plain by default). */
+export const TelemetryConfigSchema = z.strictObject({
+  /**
+   * OTLP/HTTP collector base URL (e.g. `http://localhost:4318`); spans go to `<url>/v1/traces`.
+   * null = no tracing: no spans are made and workflows run without the tracing interceptors.
+   */
+  otlp_endpoint: z.url().nullable().default(null),
+  /** `service.name` of the spans. */
+  service_name: name.default('deerflow'),
+  /** Where worker processes serve the Temporal SDK's Prometheus metrics (`/metrics`); null = not served. */
+  prometheus_bind: socketAddress.nullable().default(null),
+  /** Worker log lines: `text`, or `json` lines (pino) whose fields include thread, run and task ids. */
+  log_format: z.enum(LOG_FORMATS).default('text'),
+});
+export type TelemetryConfig = z.infer<typeof TelemetryConfigSchema>;
 
 /** Host tool execution (the local "sandbox" is the per-thread workspace folder). */
 export const SandboxConfigSchema = z.strictObject({
@@ -390,7 +439,9 @@ export const AppConfigSchema = z
     web_fetch: WebFetchConfigSchema.default(() => WebFetchConfigSchema.parse({})),
     gateway: GatewayConfigSchema.default(() => GatewayConfigSchema.parse({})),
     worker: WorkerConfigSchema.default(() => WorkerConfigSchema.parse({})),
+    telemetry: TelemetryConfigSchema.default(() => TelemetryConfigSchema.parse({})),
     mcp_servers: McpServersSchema,
+    tool_search: ToolSearchConfigSchema.default(() => ToolSearchConfigSchema.parse({})),
   })
   .superRefine(
     (c, ctx) => {
@@ -418,6 +469,22 @@ export const AppConfigSchema = z
       }
     },
     { when: whenFieldsValid('agents', 'mcp_servers') },
+  )
+  .superRefine(
+    (c, ctx) => {
+      // A lead's MCP call runs in a `runLeadTool` activity: a server allowed longer than the
+      // activity would be cut off by the activity's timeout first, with a misleading error.
+      const leadLimit = c.lead_tools.timeout_seconds;
+      for (const [server, def] of Object.entries(c.mcp_servers)) {
+        if (!def.enabled || def.timeout_seconds <= leadLimit) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['mcp_servers', server, 'timeout_seconds'],
+          message: `${def.timeout_seconds} is longer than lead_tools.timeout_seconds (${leadLimit}), which bounds every lead tool call: lower it or raise lead_tools.timeout_seconds`,
+        });
+      }
+    },
+    { when: whenFieldsValid('mcp_servers', 'lead_tools') },
   );
 
 /** Raw shape before parsing (what YAML may contain). */

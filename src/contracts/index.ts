@@ -22,14 +22,17 @@ export { SubagentProgressSchema, TaskProgressReportSchema } from './subagent-pro
 export type { SubagentProgress, TaskProgressReport } from './subagent-progress';
 export type { TokenUsage } from './usage';
 export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
-export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME } from './tool-args';
-export { ASK_CLARIFICATION_TOOL_NAME, LEAD_TOOL_NAMES, leadCallId } from './tool-names';
+export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME, ToolSearchArgsSchema, TOOL_SEARCH_QUERY_MAX_CHARS } from './tool-args';
+export { ASK_CLARIFICATION_TOOL_NAME, LEAD_TOOL_NAMES, leadCallId, TOOL_SEARCH_TOOL_NAME } from './tool-names';
+export { awaitsPromotion, deferredToolRefusal, defersMcpTools, promoteTools, PROMOTED_TOOLS_KWARG } from './deferred-tools';
 export type { LeadToolName } from './tool-names';
 export { ToolsListOutputSchema, ToolsListServerSchema, ToolsListToolSchema } from './tools-list-output';
 export type { ToolsListOutput, ToolsListServer, ToolsListTool } from './tools-list-output';
+export { ReplayJsonOutputSchema, ReplayOutcomeSchema } from './replay-output';
+export type { ReplayJsonOutput, ReplayOutcome } from './replay-output';
 export { mcpServerPattern, toolAllowed, toolEntryMatches, toolListIncludes } from './tool-patterns';
 export { isValidToolName, MCP_SERVER_NAME_PATTERN, MCP_TOOL_SEPARATOR, mcpServerOf, mcpToolName, TOOL_NAME_PATTERN } from './mcp-tool-names';
-export type { TaskToolArgs, BatchTaskToolArgs } from './tool-args';
+export type { TaskToolArgs, BatchTaskToolArgs, ToolSearchArgs } from './tool-args';
 export { ToolCallSchema, LeadModelTurnSchema } from './messages';
 export type { ToolCall, LeadModelTurn } from './messages';
 export {

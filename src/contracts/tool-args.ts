@@ -35,4 +35,13 @@ export const BatchTaskToolArgsSchema = z.strictObject({
 });
 export type BatchTaskToolArgs = z.infer<typeof BatchTaskToolArgsSchema>;
 
+/** Longest `tool_search` query: keywords or a few exact names, not a document. */
+export const TOOL_SEARCH_QUERY_MAX_CHARS = 500;
+
+/** Arguments of `tool_search`. Closed schema. */
+export const ToolSearchArgsSchema = z.strictObject({
+  query: requiredText('keywords, or select:<name>,<name>').max(TOOL_SEARCH_QUERY_MAX_CHARS, `must be at most ${TOOL_SEARCH_QUERY_MAX_CHARS} characters`),
+});
+export type ToolSearchArgs = z.infer<typeof ToolSearchArgsSchema>;
+
 export { TASK_TOOL_NAME, BATCH_TASK_TOOL_NAME } from './tool-names';

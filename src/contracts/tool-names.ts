@@ -14,6 +14,12 @@ export type LeadToolName = (typeof LEAD_TOOL_NAMES)[number];
 /** Name of the lead's tool that asks the user one question and waits for the answer. */
 export const ASK_CLARIFICATION_TOOL_NAME = 'ask_clarification';
 
+/**
+ * Name of the tool that loads deferred tools' schemas (`tool_search.enabled`). Infrastructure, like
+ * `task`: it joins an agent's tools whenever it has deferred ones, whatever its allow/deny lists say.
+ */
+export const TOOL_SEARCH_TOOL_NAME = 'tool_search';
+
 /** Keys the run gives each tool call of a lead response: `<turn>.<index>`, never the provider's id. */
 export function leadCallId(turn: number, index: number): string {
   return `${turn}.${index}`;

@@ -7,8 +7,11 @@ export const ToolsListToolSchema = z.strictObject({
   source: z.enum(['builtin', 'mcp']),
   /** The MCP server it comes from; null for a built-in tool. */
   server: z.string().nullable(),
-  /** `bound`: its schema is sent with every model call. */
-  binding: z.enum(['bound']),
+  /**
+   * `bound`: its schema is sent with every model call; `deferred` (`tool_search.enabled`): only its
+   * name is listed in the prompt until `tool_search` promotes it for the rest of the run or task.
+   */
+  binding: z.enum(['bound', 'deferred']),
   /** First line of the description the model is given. */
   description: z.string(),
 });

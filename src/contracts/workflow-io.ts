@@ -276,6 +276,8 @@ export const LeadToolCallInputSchema = z.object({
   toolName: id,
   /** The run's lead tools: a call outside them is refused even if the message names it. */
   allowedTools: z.array(id),
+  /** Deferred tools the run promoted before this call's response: a call to another deferred one is refused. */
+  promotedTools: z.array(id).default([]),
 });
 export type LeadToolCallInput = z.infer<typeof LeadToolCallInputSchema>;
 
@@ -286,6 +288,8 @@ export const LeadToolResultSchema = z.object({
   /** Bounded head and tail of the output (<= 2000 chars). */
   outputBrief: z.string(),
   error: z.string().nullable(),
+  /** The deferred tools a `tool_search` call promoted (absent for other tools and in older runs). */
+  promotedTools: z.array(id).optional(),
 });
 export type LeadToolResult = z.infer<typeof LeadToolResultSchema>;
 
@@ -317,6 +321,8 @@ export const LeadModelStepInputSchema = z.object({
   leadTools: z.array(id).default([]),
   /** Whether `ask_clarification` is bound (runs recorded before it existed did not have it). */
   clarification: z.boolean().default(false),
+  /** Deferred tools the run promoted so far: bound for this step like the lead's other tools. */
+  promotedTools: z.array(id).default([]),
   /** Guard warnings for this request only (never stored): loop and token-budget warnings. */
   warnings: z.array(z.object({ name: z.enum(['loop_warning', 'budget_warning']), text: z.string().min(1) })).default([]),
 });
@@ -388,6 +394,8 @@ export const LeadRunStateSchema = z.object({
   leadTools: z.array(LeadToolStateSchema).default([]),
   /** The question the run is waiting on (`ask_clarification`), or null. */
   question: z.object({ callId: id, text: z.string() }).nullable().default(null),
+  /** Deferred tools `tool_search` promoted in this run, in promotion order (bound from the next model step on). */
+  promotedTools: z.array(id).default([]),
   strippedTaskCalls: z.number().int().nonnegative(),
   /** `task` calls this run made that the limit kept (its delegation ledger count). */
   delegatedTaskCalls: z.number().int().nonnegative(),

@@ -10,5 +10,7 @@ export { toMcpToolEntries, toolOutputText } from './mcp-tool';
 export type { LoadedServerTools, McpToolEntry } from './mcp-tool';
 export { expandToolList } from './expand-tool-list';
 export type { ExpandedToolList } from './expand-tool-list';
+export { bindLeadTools } from './lead-tool-binding';
+export type { LeadToolBinding } from './lead-tool-binding';
 export { McpToolRegistry } from './mcp-tool-registry';
 export type { McpToolRegistryOptions } from './mcp-tool-registry';

@@ -2,9 +2,11 @@
  * Tools a skill policy never takes away. `read_file` is how the agent activates a skill and reads
  * the files its instructions point to (SKILL.md is read with it, and other files are relative to
  * its folder), so removing it would lock the agent out of the instructions the policy comes from.
- * It is read-only and confined to the workspace and the read-only skill mount.
+ * It is read-only and confined to the workspace and the read-only skill mount. `tool_search` only
+ * loads schemas: a deferred tool it promotes still passes the policy like any other tool, so
+ * keeping it lets a skill's listed MCP tools be reached at all.
  */
-export const SKILL_POLICY_ALWAYS_ALLOWED_TOOLS: readonly string[] = ['read_file'];
+export const SKILL_POLICY_ALWAYS_ALLOWED_TOOLS: readonly string[] = ['read_file', 'tool_search'];
 
 /** What the policy needs of a skill the agent may load (`SkillMetadata` from `src/skills` fits). */
 export interface SkillToolRule {

@@ -9,6 +9,8 @@ export { buildSubagentRoutingSection } from './subagent-routing-section';
 export type { ListedSubagent, RoutingSectionOptions } from './subagent-routing-section';
 export { buildTaskToolDescription, ACCEPTANCE_CRITERIA_DESCRIPTION } from './task-tool-description';
 export { buildBatchTaskToolDescription } from './batch-task-tool-description';
+export { buildDeferredToolsSection } from './deferred-tools-section';
+export type { ListedDeferredTool } from './deferred-tools-section';
 export { buildLeadSystemPrompt } from './lead-system-prompt';
 export type { LeadPromptOptions } from './lead-system-prompt';
 export { renderLeadSystemPrompt, leadTaskToolOptions, listLeadSubagents } from './render-lead-prompt';

@@ -1,4 +1,5 @@
 import { benefitBasedDelegationBullet, delegationCheckBullet } from './delegation-policy';
+import { buildDeferredToolsSection, type ListedDeferredTool } from './deferred-tools-section';
 import { buildSubagentRoutingSection, type ListedSubagent } from './subagent-routing-section';
 
 export interface LeadPromptOptions {
@@ -16,6 +17,8 @@ export interface LeadPromptOptions {
   readonly leadTools?: readonly string[];
   /** Whether the lead can ask the user (`ask_clarification`). @default false */
   readonly clarification?: boolean;
+  /** Tools behind `tool_search`, not bound yet (`<available-deferred-tools>`). @default [] */
+  readonly deferredTools?: readonly ListedDeferredTool[];
 }
 
 /** One line per lead tool: what the lead can do itself, so the prompt promises only what it has. */
@@ -26,6 +29,7 @@ const LEAD_TOOL_LINES: Readonly<Record<string, string>> = {
   str_replace: '`str_replace`: replace exact text in a file',
   bash: '`bash`: run a shell command in the workspace',
   web_fetch: '`web_fetch`: fetch one public web page as Markdown',
+  tool_search: '`tool_search`: load deferred tools (listed in <available-deferred-tools>) so you can call them',
 };
 
 /**
@@ -84,6 +88,8 @@ export function buildLeadSystemPrompt(options: LeadPromptOptions): string {
   const parts = [INTRO, thinking.join('\n'), `<current_date>${options.currentDate}</current_date>`];
   if (options.agentInstructions?.trim()) parts.push(options.agentInstructions.trim());
   parts.push(directWorkSection(options.leadTools ?? []));
+  const deferred = buildDeferredToolsSection(options.deferredTools ?? []);
+  if (deferred !== '') parts.push(deferred);
   if (delegating) {
     parts.push(
       buildSubagentRoutingSection({

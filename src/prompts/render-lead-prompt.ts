@@ -5,6 +5,7 @@ import type { CatalogEntry, RunLimits } from '../contracts';
 import { NO_MANAGED_DEFINITIONS, type ManagedDefinitions } from '../registry/managed-definitions';
 import { resolveLeadAgent } from '../registry/resolve-lead-agent';
 import { resolveSubagent } from '../registry/resolve-subagents';
+import type { ListedDeferredTool } from './deferred-tools-section';
 import { buildLeadSystemPrompt } from './lead-system-prompt';
 import type { ListedSubagent } from './subagent-routing-section';
 
@@ -18,6 +19,8 @@ export interface LeadPromptInput {
   readonly leadTools?: readonly string[];
   /** Whether `ask_clarification` is bound for the step. @default false */
   readonly clarification?: boolean;
+  /** The lead's deferred tools not promoted yet (listed, not bound). @default [] */
+  readonly deferredTools?: readonly ListedDeferredTool[];
 }
 
 /** What `taskToolSpec` needs to describe the `task` tool for this step. */
@@ -57,6 +60,7 @@ export function renderLeadSystemPrompt(
     currentDate,
     leadTools: input.leadTools ?? [],
     clarification: input.clarification ?? false,
+    deferredTools: input.deferredTools ?? [],
   });
 }
 

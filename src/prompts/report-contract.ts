@@ -62,15 +62,16 @@ export function buildAcceptanceCriteriaSystemNote(options: ReportContractOptions
 
 /**
  * A subagent's whole system prompt (SPEC §2.4 step 5): its own prompt, the skills section, the
- * report contract, then (only when the task carries criteria) the acceptance-criteria note. One
+ * deferred tools section (with `tool_search.enabled`), the report contract, then (only when the task carries criteria) the acceptance-criteria note. One
  * function, so the CLI preview and the subagent activity render the same text.
  */
 export function renderSubagentSystemPrompt(
   systemPrompt: string,
-  options: ReportContractOptions & { readonly hasAcceptanceCriteria?: boolean; readonly skillsSection?: string },
+  options: ReportContractOptions & { readonly hasAcceptanceCriteria?: boolean; readonly skillsSection?: string; readonly deferredToolsSection?: string },
 ): string {
   const parts = [systemPrompt.trim()];
   if (options.skillsSection) parts.push(options.skillsSection);
+  if (options.deferredToolsSection) parts.push(options.deferredToolsSection);
   parts.push(buildReportContractSection(options));
   if (options.hasAcceptanceCriteria === true) parts.push(buildAcceptanceCriteriaSystemNote(options));
   return parts.join('\n\n');

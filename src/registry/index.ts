@@ -13,6 +13,7 @@ export type { ManagedStatus, ManagedSubagents } from './resolve-subagents';
 export { resolveLeadAgent, leadAgentNames } from './resolve-lead-agent';
 export { resolveLeadTools } from './resolve-lead-tools';
 export { subagentHasTool } from './subagent-tool-policy';
+export { subagentDeferredTools } from './subagent-deferred-tools';
 export { NO_MANAGED_DEFINITIONS, readManagedDefinitions } from './managed-definitions';
 export type { ManagedDefinitions } from './managed-definitions';
 export type { LeadAgentDefinition } from './resolve-lead-agent';

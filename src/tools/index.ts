@@ -52,3 +52,7 @@ export { taskToolSpec } from './task-tool-spec';
 export { batchTaskToolSpec } from './batch-task-tool-spec';
 export { askClarificationToolSpec } from './ask-clarification-tool-spec';
 export type { FunctionToolSpec } from './task-tool-spec';
+export { rankTools, SELECT_QUERY_PREFIX } from './tool-search-ranking';
+export type { RankableTool } from './tool-search-ranking';
+export { createToolSearchTool, promotedToolsOf, searchDeferredTools, toolSearchMessage, toolSearchToolSpec } from './tool-search-tool';
+export type { DeferredTool, ToolSearchResult } from './tool-search-tool';

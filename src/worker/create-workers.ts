@@ -8,18 +8,29 @@ import { subagentBacklogReader } from './subagent-backlog';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
 import { McpToolRegistry } from '../mcp';
+import { activityIdsInterceptor, TRACING_WORKFLOW_INTERCEPTOR_MODULE, workerTracingOptions, type Tracing } from '../telemetry';
 
 /** How long past the shutdown grace a worker waits for cancelled activities before it gives up on them. */
 export const SHUTDOWN_FORCE_MARGIN_MS = 15_000;
 
-let bundle: Promise<WorkflowBundleWithSourceMap> | null = null;
+const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
 
-/** The workflow bundle, built once per process (bundling takes seconds). */
-export function workflowBundle(): Promise<WorkflowBundleWithSourceMap> {
-  bundle ??= bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
-    logger: quietBundlerLogger,
-  });
+/**
+ * The workflow bundle, built once per process and kind (bundling takes seconds). The traced one adds
+ * the OpenTelemetry workflow interceptors; interceptors add no commands, so both replay the same
+ * histories.
+ */
+export function workflowBundle(options: { readonly traced?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+  const traced = options.traced ?? false;
+  let bundle = bundles.get(traced);
+  if (bundle === undefined) {
+    bundle = bundleWorkflowCode({
+      workflowsPath: require.resolve('../workflows'),
+      ...(traced ? { workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTOR_MODULE] } : {}),
+      logger: quietBundlerLogger,
+    });
+    bundles.set(traced, bundle);
+  }
   return bundle;
 }
 
@@ -48,6 +59,8 @@ export interface CreateWorkersOptions {
   readonly queues?: WorkerQueues;
   /** Where MCP `env`/`headers` references are read. @default process.env */
   readonly env?: NodeJS.ProcessEnv;
+  /** The process's tracing (see `startTracing`): workflow and activity spans. @default none: no spans */
+  readonly tracing?: Tracing | null;
 }
 
 /** The task queues a worker process serves. */
@@ -114,13 +127,23 @@ async function startWorkers(options: CreateWorkersOptions, deps: ActivityDeps, m
   // ignores its abort signal, so a deploy never hangs on it.
   const graceMs = config.worker.shutdown_grace_seconds * 1000;
   const shutdown = { shutdownGraceTime: graceMs, shutdownForceTime: graceMs + SHUTDOWN_FORCE_MARGIN_MS };
+  const tracing = options.tracing ? workerTracingOptions(options.tracing) : null;
+  // The ids interceptor comes after the tracing one, so it finds the activity's span active.
+  const observed = {
+    interceptors: {
+      activity: [...(tracing?.activityInterceptors ?? []), activityIdsInterceptor],
+      ...(tracing === null ? {} : { client: tracing.clientInterceptors }),
+    },
+    ...(tracing === null ? {} : { sinks: tracing.sinks }),
+  };
   const workflow = queues === 'subagents' ? null : await Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: WORKFLOW_TASK_QUEUE,
-    workflowBundle: await workflowBundle(),
+    workflowBundle: await workflowBundle({ traced: tracing !== null }),
     activities: createLeadActivities(deps),
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+    ...observed,
     ...shutdown,
   });
   const subagents = queues === 'workflows' ? null : await Worker.create({
@@ -132,6 +155,7 @@ async function startWorkers(options: CreateWorkersOptions, deps: ActivityDeps, m
     // Cancellation reaches an activity only through a heartbeat response: send them often enough
     // that cancelling a run stops its subagents within seconds (the SDK default waits up to 24 s).
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
+    ...observed,
     ...shutdown,
   });
   const workers = [workflow, subagents].filter((w): w is Worker => w !== null);

@@ -1,10 +1,18 @@
 /**
- * What a worker process needs: the workers, the workflow bundle, and the config and stores they are
- * built from (re-exported so that `deerflow-temporal/worker` alone runs a worker).
+ * What a worker process needs: the workers, the workflow bundle (and the replay of a history on it),
+ * and the config and stores they are built from (re-exported so that `deerflow-temporal/worker` alone
+ * runs a worker).
  */
 export { createWorkers, workflowBundle, WORKER_QUEUES, SHUTDOWN_FORCE_MARGIN_MS } from './create-workers';
 export type { CreateWorkersOptions, DeerflowWorkers, WorkerQueues } from './create-workers';
+export { replayWorkflowHistory } from './replay-history';
 export { loadConfig } from '../config';
 export type { LoadedConfig } from '../config';
+export { installWorkerRuntime, logLevelFromEnv } from './install-runtime';
+export type { WorkerRuntimeOptions } from './install-runtime';
+export { temporalConnectionOptions } from '../client/connection-options';
+export type { TemporalConnectionOptions } from '../client/connection-options';
+export { startTracing, startConfiguredTracing } from '../telemetry';
+export type { Tracing, TracingOptions } from '../telemetry';
 export { openStores } from '../store';
 export type { Stores, OpenStoresOptions } from '../store';

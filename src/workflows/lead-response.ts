@@ -1,6 +1,7 @@
 import { CancellationScope, executeChild, isCancellation, patched, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { AdmissionDecision, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
+import { promoteTools } from '../contracts/deferred-tools';
 import { finishedTask } from '../contracts/finished-task';
 import { SA_BATCH_ID, SA_STOP_REASONS, SA_SUBAGENTS, SA_USER_ID } from '../contracts/search-attributes';
 import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
@@ -128,10 +129,26 @@ async function runLeadTool(run: LeadRunContext, ref: LeadCallRef, turn: number, 
         // A tool may have side effects: it never runs twice behind the lead's back.
         retry: { maximumAttempts: 1 },
       },
-      [{ threadId: input.threadId, runId: input.runId, userId: input.userId, turn, callId: ref.callId, toolCallId: ref.toolCallId, toolName: ref.toolName, allowedTools: [...input.leadTools] }],
+      [
+        {
+          threadId: input.threadId,
+          runId: input.runId,
+          userId: input.userId,
+          turn,
+          callId: ref.callId,
+          toolCallId: ref.toolCallId,
+          toolName: ref.toolName,
+          allowedTools: [...input.leadTools],
+          // Scheduled with the response's other calls, before any of their results: a tool this
+          // response's own `tool_search` finds is not promoted for its sibling calls.
+          promotedTools: [...state.promotedTools],
+        },
+      ],
     );
     entry.status = result.status;
     entry.error = result.error;
+    // Promotion is run state: carried through continue-as-new, gone when the run ends.
+    if (result.promotedTools !== undefined) state.promotedTools = promoteTools(state.promotedTools, result.promotedTools);
     run.open.delete(ref.callId);
   } catch (err) {
     const failure = decideLeadToolFailure(classifyActivityFailure(err), limits);

@@ -1,8 +1,9 @@
-import { condition, setHandler } from '@temporalio/workflow';
+import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { LeadRunState, TaskPhase, TaskState, WireStatus } from '../contracts';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext, TaskControl } from './lead-run-context';
 import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, taskProgressSignal, taskTimeoutQuery } from './lead-run-messages';
+import { progressDetails } from './progress-details';
 
 /**
  * The lead run's queries and updates: `state`, `taskTimeout`, `cancelTask`, `extendTask`,
@@ -28,6 +29,8 @@ export function registerLeadRunHandlers(run: LeadRunContext): void {
     task.modelName = progress.modelName ?? task.modelName;
     task.evidence = progress.evidence;
     if (progress.resumedFrom !== undefined) task.resumedSteps = progress.resumedFrom;
+    // Current details are not a command: refreshing them here keeps Temporal Web's usage live and replay unchanged.
+    setCurrentDetails(progressDetails(state));
   });
   setHandler(
     cancelTaskUpdate,

@@ -114,6 +114,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       catalog: input.catalog,
       leadTools: run.ownCallIds ? input.leadTools : [],
       clarification: run.clarifies,
+      promotedTools: [...state.promotedTools],
       warnings: [...run.guards.pending],
     });
     run.unseenTurn = null;

@@ -11,6 +11,7 @@ export function newLeadRunState(runId: string, threadId: string): LeadRunState {
     batches: [],
     leadTools: [],
     question: null,
+    promotedTools: [],
     strippedTaskCalls: 0,
     delegatedTaskCalls: 0,
     stopReason: null,

@@ -1,6 +1,7 @@
-import { Worker } from '@temporalio/worker';
+import { historyFromJSON } from '@temporalio/common/lib/proto-utils';
 import { DeterminismViolationError } from '@temporalio/workflow';
-import { workflowBundle } from '../../src/worker/create-workers';
+import { WORKFLOW_TYPES } from '../../src/contracts';
+import { replayWorkflowHistory } from '../../src/worker/replay-history';
 import { readHistory, readManifest } from './fixtures';
 
 const fixtures = readManifest();
@@ -9,21 +10,21 @@ test('the manifest lists at least the demo history', () => {
   expect(fixtures.map((f) => f.file)).toContain('demo-lead-run.json');
 });
 
+test('every workflow type has a recorded history', () => {
+  const recorded = new Set(fixtures.map((f) => historyFromJSON(readHistory(f)).events?.[0]?.workflowExecutionStartedEventAttributes?.workflowType?.name));
+  expect(Object.values(WORKFLOW_TYPES).filter((type) => !recorded.has(type))).toEqual([]);
+});
+
 test.each(fixtures)('recorded history $file replays on the current workflow code', async (fixture) => {
-  await expect(
-    Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, readHistory(fixture), fixture.workflowId),
-  ).resolves.toBeUndefined();
+  await expect(replayWorkflowHistory(historyFromJSON(readHistory(fixture)), fixture.workflowId)).resolves.toBeUndefined();
 });
 
 test('a history whose command sequence differs from the code fails replay with a determinism error', async () => {
   const fixture = fixtures[0]!;
-  const history = readHistory(fixture) as { events: Array<Record<string, { activityType?: { name: string } } | undefined>> };
+  const history = historyFromJSON(readHistory(fixture));
   // Pretend an older version scheduled a different activity where the code schedules runSubagent.
-  const scheduled = history.events.find(
-    (e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent',
-  )!.activityTaskScheduledEventAttributes!;
+  const scheduled = history.events!.find((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent')!
+    .activityTaskScheduledEventAttributes!;
   scheduled.activityType = { name: 'runSubagentV0' };
-  await expect(
-    Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, fixture.workflowId),
-  ).rejects.toBeInstanceOf(DeterminismViolationError);
+  await expect(replayWorkflowHistory(history, fixture.workflowId)).rejects.toBeInstanceOf(DeterminismViolationError);
 });

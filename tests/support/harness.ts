@@ -7,7 +7,8 @@ import { DeerFlowClient, type StartRunRequest } from '../../src/client';
 import { loadConfig, type LoadedConfig } from '../../src/config';
 import type { LeadRunState } from '../../src/contracts';
 import { openStores, type Stores } from '../../src/store';
-import { createWorkers, type DeerflowWorkers } from '../../src/worker/create-workers';
+import type { Tracing } from '../../src/telemetry';
+import { createWorkers, type DeerflowWorkers, type WorkerQueues } from '../../src/worker/create-workers';
 import { ModelRequestRecorder } from './model-request-recorder';
 
 /** Name of the scripted model every harness config defines. */
@@ -18,6 +19,10 @@ export interface HarnessOptions {
   readonly dir?: string;
   /** Use PostgreSQL at this URL instead of SQLite. */
   readonly postgresUrl?: string;
+  /** The task queues the harness's workers serve (another process may serve the rest). @default 'all' */
+  readonly queues?: WorkerQueues;
+  /** Trace the workers (workflow, activity, model and tool spans) into this tracing. @default no spans */
+  readonly tracing?: Tracing;
 }
 
 export interface Harness {
@@ -65,6 +70,8 @@ export async function startHarness(
     loaded,
     stores,
     modelCallbacks: [recorder],
+    queues: options.queues,
+    tracing: options.tracing,
   });
   const running = workers.run();
   const client = new DeerFlowClient(env.client, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads });

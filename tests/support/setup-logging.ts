@@ -1,4 +1,4 @@
-import { installWorkerLogging, logLevelFromEnv } from '../../src/worker/install-logging';
+import { installWorkerRuntime, logLevelFromEnv } from '../../src/worker/install-runtime';
 
 // Quiet worker logs in tests unless asked for (DEERFLOW_LOG_LEVEL=INFO npm test).
-installWorkerLogging(logLevelFromEnv());
+installWorkerRuntime({ level: logLevelFromEnv() });

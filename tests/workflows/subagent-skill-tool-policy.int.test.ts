@@ -60,7 +60,7 @@ test('an active skill that omits write_file removes it from the requests and ref
     ['bash', 'read_file'],
     ['bash', 'read_file'],
   ]);
-  expect(await writeFileStep('run-alice')).toContain("Error: tool 'write_file' is not allowed while skill 'pdf' is active (allowed_tools). Allowed tools now: bash, read_file.");
+  expect(await writeFileStep('run-alice')).toContain("Error: tool 'write_file' is not allowed while skill 'pdf' is active (allowed_tools). Allowed tools now: bash, read_file, tool_search.");
   const host = await new ThreadWorkspace(harness.loaded.config.store.data_dir, 'policy-alice').resolve(OUTPUT);
   expect(existsSync(host)).toBe(false);
 }, 60_000);

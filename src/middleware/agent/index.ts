@@ -21,6 +21,8 @@ export {
 export { durableContextMiddleware, DURABLE_CONTEXT_MIDDLEWARE_NAME, SkillContextStateSchema } from './durable-context-middleware';
 export { skillToolPolicyMiddleware, SKILL_TOOL_POLICY_MIDDLEWARE_NAME } from './skill-tool-policy-middleware';
 export type { SkillToolPolicyMiddlewareOptions } from './skill-tool-policy-middleware';
+export { deferredToolsMiddleware, DEFERRED_TOOLS_MIDDLEWARE_NAME, PromotedToolsStateSchema } from './deferred-tools-middleware';
+export type { DeferredToolsMiddlewareOptions } from './deferred-tools-middleware';
 export { summarizationMiddleware, SUMMARIZATION_MIDDLEWARE_NAME, SummaryStateSchema } from './summarization-middleware';
 export type { SummarizationMiddlewareOptions } from './summarization-middleware';
 export { dateContextMiddleware, DATE_CONTEXT_MIDDLEWARE_NAME } from './date-context-middleware';

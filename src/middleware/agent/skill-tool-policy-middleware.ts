@@ -1,10 +1,11 @@
 import { ToolMessage } from '@langchain/core/messages';
-import { createMiddleware, type ModelRequest } from 'langchain';
+import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 
 import { activeSkills } from '../active-skills';
 import { isToolAllowedBySkills, skillToolPolicy, skillToolRefusal, type SkillToolPolicy, type SkillToolRule } from '../skill-tool-policy';
 import { SkillContextStateSchema } from './durable-context-middleware';
+import { requestToolName } from './request-tool-name';
 
 /** Name the skill tool policy middleware registers under. */
 export const SKILL_TOOL_POLICY_MIDDLEWARE_NAME = 'SkillToolPolicyMiddleware';
@@ -22,23 +23,10 @@ export interface SkillToolPolicyMiddlewareOptions {
   readonly skills?: readonly SkillToolRule[];
 }
 
-type RequestTool = ModelRequest['tools'][number];
-
 /** What the policy reads of the agent state. */
 interface PolicyState {
   readonly skill_context: readonly { readonly name: string }[];
   readonly messages: Parameters<typeof activeSkills>[0];
-}
-
-/**
- * A bound tool's name: a LangChain tool's `name`, or a provider-format tool's `name` or
- * `function.name`. Null for a tool that names itself neither way; such a tool is kept, since
- * nothing can match it to a skill's list.
- */
-function boundToolName(tool: RequestTool): string | null {
-  const rec = tool as { name?: unknown; function?: { name?: unknown } };
-  if (typeof rec.name === 'string') return rec.name;
-  return typeof rec.function?.name === 'string' ? rec.function.name : null;
 }
 
 /**
@@ -63,7 +51,7 @@ export function skillToolPolicyMiddleware(options: SkillToolPolicyMiddlewareOpti
       const policy = policyOf(request.state);
       if (policy.allowed === null) return handler(request);
       const tools = request.tools.filter((tool) => {
-        const name = boundToolName(tool);
+        const name = requestToolName(tool);
         return name === null || isToolAllowedBySkills(policy, name);
       });
       return handler(tools.length === request.tools.length ? request : { ...request, tools });

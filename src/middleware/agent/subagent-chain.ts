@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config/schema';
 import type { StopReason } from '../../contracts';
 import type { SkillToolRule } from '../skill-tool-policy';
 import { dateContextMiddleware } from './date-context-middleware';
+import { deferredToolsMiddleware, type DeferredToolsMiddlewareOptions } from './deferred-tools-middleware';
 import { durableContextMiddleware } from './durable-context-middleware';
 import { inputSanitizationMiddleware } from './input-sanitization-middleware';
 import { llmErrorHandlingMiddleware, type LlmErrorHandlingMiddlewareOptions } from './llm-error-handling-middleware';
@@ -31,6 +32,8 @@ export interface SubagentChainOptions {
   readonly summaryModel?: BaseChatModel;
   /** The skills the subagent may load, whose `allowed_tools` apply while they are active. @default [] */
   readonly skills?: readonly SkillToolRule[];
+  /** The subagent's tools behind `tool_search` (`tool_search.enabled`); absent: every tool is bound. */
+  readonly deferredTools?: DeferredToolsMiddlewareOptions;
 }
 
 /**
@@ -38,7 +41,8 @@ export interface SubagentChainOptions {
  * input sanitization outermost, then tool-result sanitization (tool results are data),
  * LLM and tool error handling, the loop and token guards, durable context, the skill tool policy
  * (after the skill tracking it reads, inside the tool error handler so receipts see a refusal as an
- * error result), summarization (when enabled), the date reminder, and the system-message coalescer
+ * error result), the deferred tools filter (when tools are deferred: promoted tools still pass the
+ * skill policy, and it records promotions before summarization can drop them), summarization (when enabled), the date reminder, and the system-message coalescer
  * always last (innermost), so the model always receives exactly one leading system message. Built per task: guards keep per-run
  * state and must not be shared between concurrent executions.
  */
@@ -54,6 +58,7 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
   const budget = resolveSubagentTokenBudget(config, options.agentName);
   if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
   chain.push(durableContextMiddleware(), skillToolPolicyMiddleware({ skills: options.skills ?? [] }));
+  if (options.deferredTools !== undefined) chain.push(deferredToolsMiddleware(options.deferredTools));
   if (config.summarization.enabled) {
     if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');
     chain.push(summarizationMiddleware({ model: options.summaryModel, trigger: config.summarization.trigger, keep: config.summarization.keep }));

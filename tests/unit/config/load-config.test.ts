@@ -30,7 +30,7 @@ describe('loadConfig: defaults', () => {
     expect(loaded.config.subagents.timeout_seconds).toBe(1800);
     expect(loaded.config.subagent_runtime).toEqual({ max_running: 3, max_queued: 64, admission_policy: 'queue', queue_timeout_seconds: 300, polling_grace_seconds: 60, heartbeat_timeout_seconds: 30, max_task_extension_seconds: 3600 });
     expect(loaded.config.token_budget).toMatchObject({ enabled: false, max_tokens: 200_000, warn_threshold: 0.8, hard_stop_threshold: 1 });
-    expect(loaded.config.temporal).toEqual({ address: null, namespace: 'default', ui_url: null });
+    expect(loaded.config.temporal).toEqual({ address: null, namespace: 'default', ui_url: null, tls: null, api_key_env: null });
   });
 
   it.each(['empty.yaml', 'comments-only.yaml'])('treats %s as all defaults', (name) => {
@@ -181,7 +181,7 @@ describe('loadConfig: environment overrides', () => {
       path: fixture('valid.yaml'),
       env: { TEMPORAL_ADDRESS: 'temporal.prod:7233', TEMPORAL_NAMESPACE: 'deerflow', TEMPORAL_UI_URL: 'http://temporal.prod:8080', DATABASE_URL: 'postgres://u:p@db:5432/deerflow' },
     });
-    expect(loaded.config.temporal).toEqual({ address: 'temporal.prod:7233', namespace: 'deerflow', ui_url: 'http://temporal.prod:8080' });
+    expect(loaded.config.temporal).toEqual({ address: 'temporal.prod:7233', namespace: 'deerflow', ui_url: 'http://temporal.prod:8080', tls: null, api_key_env: null });
     expect(loaded.config.store.postgres_url).toBe('postgres://u:p@db:5432/deerflow');
     expect(loaded.config.subagents.max_total_per_run).toBe(10);
   });

@@ -57,7 +57,7 @@ describe('the skill tool policy inside the subagent chain', () => {
     expect(refusal?.name).toBe('write_file');
     // Inside the receipts middleware: the refusal is receipted as an error result like any failed call.
     expect(refusal?.text).toBe(
-      "Error: tool 'write_file' is not allowed while skill 'pdf-forms' is active (allowed_tools). Allowed tools now: read_file.\n\n" +
+      "Error: tool 'write_file' is not allowed while skill 'pdf-forms' is active (allowed_tools). Allowed tools now: read_file, tool_search.\n\n" +
         'Tool receipts ledger: r2 = write_file (error). Cite it as [r2 write_file].',
     );
     expect(messages.at(-1)?.text).toBe('done');

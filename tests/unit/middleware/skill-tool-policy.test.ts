@@ -22,16 +22,16 @@ describe('skillToolPolicy', () => {
     expect(isToolAllowedBySkills(policy, 'write_file')).toBe(true);
   });
 
-  it("allows one active skill's list plus read_file", () => {
+  it("allows one active skill's list plus read_file and tool_search", () => {
     const policy = skillToolPolicy(active('notes'), SKILLS);
-    expect([...(policy.allowed ?? [])].sort()).toEqual(['read_file', 'write_file']);
+    expect([...(policy.allowed ?? [])].sort()).toEqual(['read_file', 'tool_search', 'write_file']);
     expect(policy.restrictedBy).toEqual(['notes']);
     expect(isToolAllowedBySkills(policy, 'bash')).toBe(false);
   });
 
   it('allows the union of several active skills, naming them in load order', () => {
     const policy = skillToolPolicy(active('notes', 'pdf', 'notes'), SKILLS);
-    expect([...(policy.allowed ?? [])].sort()).toEqual(['bash', 'read_file', 'write_file']);
+    expect([...(policy.allowed ?? [])].sort()).toEqual(['bash', 'read_file', 'tool_search', 'write_file']);
     expect(policy.restrictedBy).toEqual(['notes', 'pdf']);
     expect(isToolAllowedBySkills(policy, 'web_fetch')).toBe(false);
   });
@@ -66,13 +66,13 @@ describe('skillToolPolicy', () => {
 describe('skillToolRefusal', () => {
   it('names the tool, the skill and the allowed tools', () => {
     expect(skillToolRefusal(skillToolPolicy(active('pdf'), SKILLS), 'write_file')).toBe(
-      "Error: tool 'write_file' is not allowed while skill 'pdf' is active (allowed_tools). Allowed tools now: bash, read_file.",
+      "Error: tool 'write_file' is not allowed while skill 'pdf' is active (allowed_tools). Allowed tools now: bash, read_file, tool_search.",
     );
   });
 
   it('names every restricting skill', () => {
     expect(skillToolRefusal(skillToolPolicy(active('pdf', 'notes'), SKILLS), 'web_fetch')).toBe(
-      "Error: tool 'web_fetch' is not allowed while skills 'pdf', 'notes' are active (allowed_tools). Allowed tools now: bash, read_file, write_file.",
+      "Error: tool 'web_fetch' is not allowed while skills 'pdf', 'notes' are active (allowed_tools). Allowed tools now: bash, read_file, tool_search, write_file.",
     );
   });
 });

@@ -66,3 +66,19 @@ test('the scripted summarizer answers without consuming the script', async () =>
   expect(answer.text).toBe('(scripted summary of 3 transcript lines)');
   expect(answer.usage_metadata).toBeUndefined();
 });
+
+test('with deferred tools, their filter sits right after the skill tool policy and before summarization', () => {
+  const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
+  const deferredTools = { deferred: [{ name: 'docs__search', description: 'Search', inputSchema: { type: 'object' } }], maxResults: 5 };
+  const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel, deferredTools });
+  expect(chain.map((m) => m.name).slice(-6)).toEqual([
+    'DurableContextMiddleware',
+    'SkillToolPolicyMiddleware',
+    'DeferredToolsMiddleware',
+    'SummarizationMiddleware',
+    'SubagentDateContextMiddleware',
+    'SystemMessageCoalescingMiddleware',
+  ]);
+  expect(() => recursionLimitForTurns(50, chain)).not.toThrow();
+  expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', deferredTools: { deferred: [], maxResults: 5 } })).toThrow();
+});

@@ -40,6 +40,14 @@ describe('resolveLeadTools with MCP servers', () => {
     expect(resolveLeadTools(config({ mcp_servers: servers, agents: { a: { tools: allowlist } } }), allowlist)).toEqual(['read_file', 'docs__search', 'files__*']);
   });
 
+  it('ends with tool_search when tool_search is enabled and the run has MCP entries, whatever the allowlist says', () => {
+    const toolSearch = { enabled: true };
+    expect(resolveLeadTools(config({ mcp_servers: servers, tool_search: toolSearch }), null).slice(-3)).toEqual(['docs__*', 'files__*', 'tool_search']);
+    expect(resolveLeadTools(config({ mcp_servers: servers, tool_search: toolSearch }), ['read_file', 'docs__search'])).toEqual(['read_file', 'docs__search', 'tool_search']);
+    expect(resolveLeadTools(config({ mcp_servers: servers, tool_search: toolSearch }), ['read_file'])).toEqual(['read_file']);
+    expect(resolveLeadTools(config({ tool_search: toolSearch }), null)).not.toContain('tool_search');
+  });
+
   it('accepts MCP entries in agents.<name>.tools only for configured servers, naming the entry', () => {
     const parsed = AppConfigSchema.safeParse({ mcp_servers: servers, agents: { a: { tools: ['docs__search', 'nowhere__x'] } } });
     expect(parsed.error?.issues.map((i) => [i.path, i.message])).toEqual([[['agents', 'a', 'tools', 1], 'names MCP server "nowhere", which is not in mcp_servers']]);

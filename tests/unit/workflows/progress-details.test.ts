@@ -1,7 +1,25 @@
-import type { LeadRunState } from '../../../src/contracts';
+import type { LeadRunState, TaskState } from '../../../src/contracts';
 import { newLeadRunState } from '../../../src/workflows/new-lead-run-state';
 import { progressDetails } from '../../../src/workflows/progress-details';
 
+const newTask = (taskId: string): TaskState => ({
+  taskId,
+  turn: 0,
+  subagent: 'general-purpose',
+  description: taskId,
+  status: 'pending',
+  stopReason: null,
+  modelName: null,
+  usage: null,
+  resultBrief: null,
+  resultSha256: null,
+  resultRef: null,
+  error: null,
+  errorCode: null,
+  attempts: 1,
+  evidence: null,
+  extendedSeconds: 0,
+});
 const state = (overrides: Partial<LeadRunState> = {}): LeadRunState => ({ ...newLeadRunState('r', 't'), turn: 1, ...overrides });
 
 describe('progressDetails', () => {
@@ -14,5 +32,18 @@ describe('progressDetails', () => {
     expect(progressDetails(state({ leadTools: [call('completed'), call('running'), call('completed')] }))).toBe(
       '**running** · lead turn 2 · tasks: none yet · direct calls: 2 completed, 1 running',
     );
+  });
+
+  it("adds the lead's and every task's tokens, running tasks included, and leaves them out while none were reported", () => {
+    const usage = (input: number, output: number) => ({ input_tokens: input, output_tokens: output, total_tokens: input + output });
+    const task = (taskId: string, status: 'running' | 'completed', spent: ReturnType<typeof usage> | null) => ({
+      ...newTask(taskId),
+      status,
+      usage: spent,
+    });
+    expect(progressDetails(state({ tasks: [task('a', 'running', null)] }))).toBe('**running** · lead turn 2 · tasks: 1 running');
+    expect(
+      progressDetails(state({ leadUsage: usage(100, 20), tasks: [task('a', 'completed', usage(50, 10)), task('b', 'running', usage(30, 5)), task('c', 'running', null)] })),
+    ).toBe('**running** · lead turn 2 · tasks: 1 completed, 2 running · tokens: 215 (180 in, 35 out)');
   });
 });
