@@ -35,7 +35,7 @@ import { finishedOutcome, turnCappedOutcome, type SubagentOutcome as Outcome } f
 import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
 import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
-import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
+import { ConversationCheckpoints } from './conversation-checkpoints';
 import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
@@ -63,10 +63,10 @@ export function createRunSubagent(deps: ActivityDeps) {
     const events = new StepEventBuffer(deps.stores.events, input);
     await events.start(modelName);
 
-    // With resume on, the graph checkpoints every step; an attempt after a lost or stopped worker
-    // continues from the last one instead of starting over, in a thread of its own. The first
-    // attempt starts clean (a reset workflow runs attempt 1 again).
-    const checkpoints = deps.config.subagents.resume ? new StoreRetryingCheckpoints(deps.stores.checkpoints) : null;
+    // With resume on, the graph checkpoints every step that changed the conversation; an attempt
+    // after a lost or stopped worker continues from the last one instead of starting over, in a
+    // thread of its own. The first attempt starts clean (a reset workflow runs attempt 1 again).
+    const checkpoints = deps.config.subagents.resume ? new ConversationCheckpoints(deps.stores.checkpoints) : null;
     const checkpointThread = subagentCheckpointThread(input, input.attempt);
     let resumed: ResumePoint | null = null;
     if (checkpoints !== null && input.attempt > 1) resumed = await takeOverCheckpoint(checkpoints, input, input.attempt);

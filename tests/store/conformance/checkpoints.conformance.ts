@@ -1,5 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
 import { emptyCheckpoint, type Checkpoint } from '@langchain/langgraph-checkpoint';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { ConversationCheckpoints } from '../../../src/activities/conversation-checkpoints';
 import { dropCheckpoints, subagentCheckpointThread, takeOverCheckpoint } from '../../../src/activities/subagent-checkpoint';
 import { useStores, type StoresInit } from './fixtures';
 
@@ -60,6 +62,29 @@ export function checkpointsSpec(init: StoresInit): void {
       expect(await takeOverCheckpoint(saver, { ...task, taskId: '0.1' }, 2)).toBeNull();
       await dropCheckpoints(saver, task, 3);
       expect(await saver.getTuple(config(subagentCheckpointThread(task, 3)))).toBeUndefined();
+    });
+    it('a checkpoint stored after skipped hook steps carries the channels those steps changed', async () => {
+      const id = (n: number) => `1ef00000-0000-6000-8000-00000000002${n}`;
+      const step = (n: number, messages: string[], guard: string) => ({
+        ...emptyCheckpoint(),
+        id: id(n),
+        channel_values: { messages: messages.map((text, i) => ({ id: `m${i}`, text })), guard },
+        channel_versions: { messages: id(n), guard: id(n) },
+      });
+      await new MockActivityEnvironment().run(async () => {
+        const saver = new ConversationCheckpoints(stores().checkpoints);
+        let at = await saver.put(config('hooks'), step(1, ['go'], 'g1'), { source: 'loop', step: 0, parents: {} }, { messages: id(1), guard: id(1) });
+        // A hook step: only the guard's state changed; it is not stored, and neither are its writes.
+        at = await saver.put(at, step(2, ['go'], 'g2'), { source: 'loop', step: 1, parents: {} }, { guard: id(2) });
+        await saver.putWrites(at, [['guard', 'late']], 'hook-task');
+        expect((await stores().checkpoints.getTuple(config('hooks')))?.checkpoint.id).toBe(id(1));
+        // The next response is stored with the guard value of the skipped step.
+        await saver.put(at, { ...step(3, ['go', 'answer'], 'g2'), channel_versions: { messages: id(3), guard: id(2) } }, { source: 'loop', step: 2, parents: {} }, { messages: id(3) });
+      });
+      const latest = await stores().checkpoints.getTuple(config('hooks'));
+      expect(latest?.checkpoint.id).toBe(id(3));
+      expect(latest?.checkpoint.channel_values['guard']).toBe('g2');
+      expect(latest?.pendingWrites).toEqual([]);
     });
   });
 }
