@@ -61,7 +61,13 @@ export interface DeerflowBench {
   close(): Promise<void>;
 }
 
-const SUBAGENT_ANSWER = 'done';
+/** What every scripted subagent answers (its one turn). */
+export const SUBAGENT_ANSWER = 'done';
+
+/** The prompt of the lead's `index`-th task call, which the subagent gets as its task message. */
+export function benchTaskPrompt(index: number): string {
+  return `Bench task ${index}: answer at once.`;
+}
 
 /** Splits `tasks` into as few runs as the per-run limit allows, as evenly as possible. */
 export function splitIntoRuns(tasks: number, maxTotalPerRun: number): number[] {
@@ -70,7 +76,8 @@ export function splitIntoRuns(tasks: number, maxTotalPerRun: number): number[] {
   return Array.from({ length: runs }, (_, i) => base + (i < tasks % runs ? 1 : 0));
 }
 
-function modelNameFor(tasksInRun: number): string {
+/** The scripted model of runs delegating `tasksInRun` tasks (the lead's model, and its subagents'). */
+export function modelNameFor(tasksInRun: number): string {
   return `bench-k${tasksInRun}`;
 }
 
@@ -87,7 +94,7 @@ function scenarioFor(tasksInRun: number, callsPerTurn: number): Record<string, u
         const index = first + offset;
         return {
           name: 'task',
-          args: { subagent_type: 'general-purpose', description: `Bench task ${index}`, prompt: `Bench task ${index}: answer at once.` },
+          args: { subagent_type: 'general-purpose', description: `Bench task ${index}`, prompt: benchTaskPrompt(index) },
         };
       }),
       usage: { input_tokens: 100, output_tokens: 10 },
@@ -125,6 +132,9 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
       models: models.map((model) => ({ name: model.name, provider: 'scripted', script: `./scenario-${model.name}.yaml` })),
       default_model: modelNameFor(runSizes[0] ?? 1),
       subagents: { max_total_per_run: options.maxTotalPerRun },
+      // One lead response carries up to max_total_per_run task calls, as many as the per-tool
+      // frequency guard's default hard limit (50), which would stop the run before it delegates.
+      loop_detection: { tool_freq_overrides: { task: { warn: 1000, hard_limit: 1000 } } },
       subagent_runtime: { max_running: options.maxRunning },
       store: { data_dir: dataDir },
     }),

@@ -1,12 +1,13 @@
 /**
  * Orchestration overhead benchmark: wall time per subagent task of deerflow (scripted model, zero
  * latency) as a ratio against a raw Temporal activity round trip measured in the same run on the
- * same embedded dev server. See bench/README.md.
+ * same embedded dev server, and against that plus the same subagent run in-process (no Temporal,
+ * no store); for one N, the CPU per task by phase from a profiled repetition. See bench/README.md.
  *
  * Also a lead making direct tool calls (`runLeadTool` activities), in ms per call against raw
  * activities of the same shape (bench/lead-tools.ts).
  *
- *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup 2] [--max-running 64] [--max-total 50]
+ *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup 2] [--max-running 64] [--max-total 50] [--profile <n> | --no-profile]
  *                    [--lead-tool-calls 20] [--lead-tool-reps 3] [--lead-tool-warmup 1] [--no-lead-tools]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -18,8 +19,10 @@ import { NativeConnection } from '@temporalio/worker';
 import { Command, InvalidArgumentError } from 'commander';
 import { startDevServer } from '../src/devserver';
 import { createBaselineWorkers, runBaseline } from './baseline';
-import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, type DeerflowBench, type RunPlan } from './deerflow';
+import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
+import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type RunPlan } from './deerflow';
 import { profileText, profileWorkflows } from './history';
+import { runInProcessAgents } from './in-process-agent';
 import {
   DEFAULT_LEAD_TOOL_CALLS,
   leadToolHistoryReport,
@@ -32,7 +35,7 @@ import {
 } from './lead-tools';
 import { installBenchRuntime } from './logging';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
-import { fixed, median, medMin, ratio, table } from './stats';
+import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
 
 interface BenchOptions {
   readonly tasks: number[];
@@ -41,6 +44,8 @@ interface BenchOptions {
   readonly maxRunning: number;
   readonly maxTotal: number;
   readonly history: boolean;
+  /** The N whose deerflow variant gets a profiled repetition (CPU by phase), or null with `--no-profile`. */
+  readonly profileTasks: number | null;
   /** The lead-tool case, or null with `--no-lead-tools`. */
   readonly leadTools: LeadToolOptions | null;
 }
@@ -51,6 +56,10 @@ interface Measurement {
   readonly rawMatched: Variant;
   readonly rawPerN: Variant;
   readonly deerflow: Variant;
+  /** The same scripted subagent task run with `createAgent` in this process: no Temporal, no store. */
+  readonly inProcess: Variant;
+  /** {@link inProcess} with deerflow's subagent middleware chain. */
+  readonly inProcessMiddleware: Variant;
 }
 
 function positiveInt(label: string, lo = 1, hi = Number.MAX_SAFE_INTEGER) {
@@ -76,6 +85,8 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
+    .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
+    .option('--no-profile', 'skip the profiled repetition')
     .option('--lead-tool-calls <n>', 'direct tool calls (read_file) per lead run in the lead-tool case', positiveInt('--lead-tool-calls', 1, MAX_LEAD_TOOL_CALLS), DEFAULT_LEAD_TOOL_CALLS)
     .option('--lead-tool-reps <n>', 'measured repetitions per shape and variant of the lead-tool case', positiveInt('--lead-tool-reps', 1, 1000), 3)
     .option('--lead-tool-warmup <n>', 'unmeasured repetitions per shape and variant of the lead-tool case first', positiveInt('--lead-tool-warmup', 0, 100), 1)
@@ -89,11 +100,13 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: number;
     maxTotal: number;
     history: boolean;
+    profile?: number | false;
     leadToolCalls: number;
     leadToolReps: number;
     leadToolWarmup: number;
     leadTools: boolean;
   }>();
+  if (typeof o.profile === 'number' && !o.tasks.includes(o.profile)) program.error(`--profile ${o.profile} is not one of --tasks ${o.tasks.join(',')}`);
   return {
     tasks: o.tasks,
     reps: o.reps,
@@ -101,6 +114,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: o.maxRunning,
     maxTotal: o.maxTotal,
     history: o.history,
+    profileTasks: o.profile === false ? null : (o.profile ?? o.tasks.at(-1) ?? null),
     leadTools: o.leadTools ? { calls: o.leadToolCalls, reps: o.leadToolReps, warmup: o.leadToolWarmup } : null,
   };
 }
@@ -115,36 +129,55 @@ function planText(plan: RunPlan): string {
 function report(options: BenchOptions, results: readonly Measurement[]): string {
   const matched = `raw slots=${options.maxRunning}`;
   const absolute = table(
-    ['N', 'deerflow plan', `${matched} ms/task`, 'raw slots=N ms/task', 'deerflow ms/task', 'deerflow ms/run'],
+    ['N', 'deerflow plan', `${matched} ms/task`, 'raw slots=N ms/task', 'in-process ms/task', 'in-process+mw ms/task', 'deerflow ms/task', 'deerflow ms/run'],
     results.map((m) => [
       String(m.tasks),
       planText(m.plan),
       medMin(perUnit(m.rawMatched, m.tasks, 'wallMs')),
       medMin(perUnit(m.rawPerN, m.tasks, 'wallMs')),
+      medMin(perUnit(m.inProcess, m.tasks, 'wallMs')),
+      medMin(perUnit(m.inProcessMiddleware, m.tasks, 'wallMs')),
       medMin(perUnit(m.deerflow, m.tasks, 'wallMs')),
       medMin(m.deerflow.samples.map((s) => s.wallMs), 0),
     ]),
   );
   const ratios = table(
-    ['N', `deerflow / ${matched}`, 'deerflow / raw slots=N'],
+    ['N', `deerflow / ${matched}`, 'deerflow / raw slots=N', `deerflow / (${matched} + in-process)`, `deerflow / (${matched} + in-process+mw)`],
     results.map((m) => {
       const d = perUnit(m.deerflow, m.tasks, 'wallMs');
-      return [String(m.tasks), ratio(d, perUnit(m.rawMatched, m.tasks, 'wallMs')), ratio(d, perUnit(m.rawPerN, m.tasks, 'wallMs'))];
+      const raw = perUnit(m.rawMatched, m.tasks, 'wallMs');
+      return [
+        String(m.tasks),
+        ratio(d, raw),
+        ratio(d, perUnit(m.rawPerN, m.tasks, 'wallMs')),
+        ratioToSum(d, raw, perUnit(m.inProcess, m.tasks, 'wallMs')),
+        ratioToSum(d, raw, perUnit(m.inProcessMiddleware, m.tasks, 'wallMs')),
+      ];
     }),
   );
   const cpu = table(
-    ['N', `${matched} CPU ms/task`, 'deerflow CPU ms/task', 'ratio'],
+    ['N', `${matched} CPU ms/task`, 'in-process CPU', 'in-process+mw CPU', 'deerflow CPU ms/task', `deerflow / ${matched}`, `deerflow / (${matched} + in-process)`],
     results.map((m) => {
-      const d = perUnit(m.deerflow, m.tasks, 'cpuMs');
-      const r = perUnit(m.rawMatched, m.tasks, 'cpuMs');
-      return [String(m.tasks), fixed(median(r), 2), fixed(median(d), 2), `${fixed(median(d) / median(r), 1)}x`];
+      const d = median(perUnit(m.deerflow, m.tasks, 'cpuMs'));
+      const r = median(perUnit(m.rawMatched, m.tasks, 'cpuMs'));
+      const a = median(perUnit(m.inProcess, m.tasks, 'cpuMs'));
+      return [
+        String(m.tasks),
+        fixed(r, 2),
+        fixed(a, 2),
+        fixed(median(perUnit(m.inProcessMiddleware, m.tasks, 'cpuMs')), 2),
+        fixed(d, 2),
+        `${fixed(d / r, 1)}x`,
+        `${fixed(d / (r + a), 1)}x`,
+      ];
     }),
   );
   return [
-    `Wall time per task, ms (median / min over ${options.reps} reps; every run includes start, all tasks and completion):`,
+    `Wall time per task, ms (median / min over ${options.reps} reps; every run includes start, all tasks and completion;`,
+    'in-process = the same subagent task with createAgent in this process, no Temporal, no store; +mw = with deerflow\'s subagent middleware chain):',
     absolute,
     '',
-    'Orchestration overhead ratio (median of deerflow / median of raw, then min / min):',
+    'Overhead ratio (median of deerflow / median of the anchor, then min / min; a sum anchor adds the medians, then the mins):',
     ratios,
     '',
     'CPU time per task of this process (all workers + client; the dev server is a separate process), median:',
@@ -257,15 +290,30 @@ async function main(): Promise<void> {
     console.log('');
 
     const results: Measurement[] = [];
+    let profiled: { tasks: number; breakdown: CpuBreakdown; medianCpuMs: number } | null = null;
     for (const tasks of options.tasks) {
       const rawMatched = variant(`raw slots=${options.maxRunning}`, async () => [await runBaseline(client, tasks, options.maxRunning)]);
       const rawPerN = tasks === options.maxRunning ? rawMatched : variant(`raw slots=${tasks}`, async () => [await runBaseline(client, tasks, tasks)]);
       const df = variant('deerflow', async () => (await deerflow.run(tasks)).workflowIds);
-      const measured = [...new Set([rawMatched, rawPerN, df])];
+      // The subagents of this N's runs answer from this model's scenario.
+      const modelName = modelNameFor(deerflow.plan(tasks).tasksPerRun[0] ?? tasks);
+      const inProcess = variant('in-process agent', async () => {
+        await runInProcessAgents(deerflow.loaded, modelName, tasks, 'plain');
+        return [];
+      });
+      const inProcessMiddleware = variant('in-process agent + middleware', async () => {
+        await runInProcessAgents(deerflow.loaded, modelName, tasks, 'middleware');
+        return [];
+      });
+      const measured = [...new Set([rawMatched, rawPerN, df, inProcess, inProcessMiddleware])];
       const phaseStart = performance.now();
       await measureInterleaved(measured, options.warmup, options.reps);
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
-      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df });
+      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df, inProcess, inProcessMiddleware });
+      if (tasks === options.profileTasks) {
+        log(`N=${tasks}: one more deerflow repetition under the CPU profiler ...`);
+        profiled = { tasks, breakdown: await profileRepetition(() => deerflow.run(tasks)), medianCpuMs: median(perUnit(df, tasks, 'cpuMs')) };
+      }
     }
 
     let leadTools: LeadToolMeasurement[] = [];
@@ -277,6 +325,10 @@ async function main(): Promise<void> {
     }
 
     console.log(report(options, results));
+    if (profiled) {
+      console.log('');
+      console.log(breakdownText(`deerflow N=${profiled.tasks}`, profiled.breakdown, profiled.tasks, profiled.medianCpuMs));
+    }
     if (options.leadTools) {
       console.log('');
       console.log(leadToolReport(options.leadTools, leadTools));

@@ -24,7 +24,10 @@ export const DEFAULT_LEAD_TOOL_CALLS = 20;
 export const MAX_LEAD_TOOL_CALLS = 49;
 
 const TOOL = 'read_file';
-const FILE_NAME = 'notes.txt';
+/** Each call reads a file of its own: the lead's loop guard stops a run repeating one identical call. */
+function fileName(index: number): string {
+  return `notes-${index}.txt`;
+}
 const FILE_TEXT = 'Notes of the lead-tool benchmark: one short line.\n';
 const FINAL_ANSWER = 'All direct calls are done.';
 const USAGE = { input_tokens: 100, output_tokens: 10 };
@@ -54,13 +57,13 @@ export function leadTurns(shape: LeadToolShape, calls: number): number {
   return shape === 'parallel' ? 2 : calls + 1;
 }
 
-/** Lead scenario of one shape: `calls` `read_file` calls of the thread's `notes.txt`, then the answer. */
+/** Lead scenario of one shape: `calls` `read_file` calls of the thread's `notes-<i>.txt`, then the answer. */
 function scenarioFor(shape: LeadToolShape, calls: number): Record<string, unknown> {
-  const call = () => ({ name: TOOL, args: { path: FILE_NAME } });
+  const call = (index: number) => ({ name: TOOL, args: { path: fileName(index) } });
   const responses =
     shape === 'parallel'
-      ? [{ tool_calls: Array.from({ length: calls }, call), usage: USAGE }]
-      : Array.from({ length: calls }, () => ({ tool_calls: [call()], usage: USAGE }));
+      ? [{ tool_calls: Array.from({ length: calls }, (_, index) => call(index)), usage: USAGE }]
+      : Array.from({ length: calls }, (_, index) => ({ tool_calls: [call(index)], usage: USAGE }));
   return { lead: [...responses, { content: FINAL_ANSWER, usage: USAGE }] };
 }
 
@@ -94,7 +97,7 @@ function checkRun(state: LeadRunState, shape: LeadToolShape, calls: number, work
 /**
  * Measures both shapes and their raw anchors, interleaved: raw parallel, deerflow parallel, raw
  * sequential, deerflow sequential, ... Every deerflow repetition runs on a new thread whose
- * workspace already holds `notes.txt` (written untimed, before the clock starts).
+ * workspace already holds the `notes-<i>.txt` files (written untimed, before the clock starts).
  */
 export async function measureLeadTools(client: Client, deerflow: DeerflowBench, options: LeadToolOptions): Promise<LeadToolMeasurement[]> {
   const { calls } = options;
@@ -106,10 +109,10 @@ export async function measureLeadTools(client: Client, deerflow: DeerflowBench, 
       threadId = `bench-tools-${shape}-${++sequence}`;
       const workspace = new ThreadWorkspace(dataDir, threadId).hostWorkspace;
       await mkdir(workspace, { recursive: true });
-      await writeFile(join(workspace, FILE_NAME), FILE_TEXT);
+      await Promise.all(Array.from({ length: calls }, (_, index) => writeFile(join(workspace, fileName(index)), FILE_TEXT)));
     };
     const run = async () => {
-      const started = await deerflow.client.startRun({ message: `Read ${FILE_NAME} ${calls} times.`, threadId, modelName: modelName(shape, calls) });
+      const started = await deerflow.client.startRun({ message: `Read notes-0.txt to notes-${calls - 1}.txt.`, threadId, modelName: modelName(shape, calls) });
       checkRun((await started.handle.result()) as LeadRunState, shape, calls, started.workflowId);
       return [started.workflowId];
     };

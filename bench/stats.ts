@@ -41,3 +41,8 @@ export function medMin(values: readonly number[], digits = 2): string {
 export function ratio(a: readonly number[], b: readonly number[]): string {
   return `${fixed(median(a) / median(b), 1)}x / ${fixed(min(a) / min(b), 1)}x`;
 }
+
+/** `median(a) / (median(b) + median(c))`, then the same of the mins: a ratio against a sum of two anchors. */
+export function ratioToSum(a: readonly number[], b: readonly number[], c: readonly number[]): string {
+  return `${fixed(median(a) / (median(b) + median(c)), 1)}x / ${fixed(min(a) / (min(b) + min(c)), 1)}x`;
+}

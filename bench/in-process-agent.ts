@@ -1,0 +1,53 @@
+/**
+ * The in-process anchor: the benchmark's scripted subagent task run with langchain's `createAgent`
+ * in this process, N at once, with no Temporal and no store. Raw activity + this is the least a
+ * durable subagent task can cost; deerflow is measured against the sum. See bench/README.md.
+ */
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
+import { createAgent, type AgentMiddleware } from 'langchain';
+import type { LoadedConfig } from '../src/config';
+import { buildSubagentMiddleware } from '../src/middleware/agent';
+import { createChatModel, findModelConfig } from '../src/models';
+import { resolveSubagent } from '../src/registry';
+import { benchTaskPrompt, SUBAGENT_ANSWER } from './deerflow';
+
+/** `plain`: the model and the system prompt only. `middleware`: plus deerflow's subagent middleware chain. */
+export const IN_PROCESS_FLAVOURS = ['plain', 'middleware'] as const;
+export type InProcessFlavour = (typeof IN_PROCESS_FLAVOURS)[number];
+
+const SUBAGENT_TYPE = 'general-purpose';
+
+/**
+ * Runs `tasks` subagent tasks at once on the scripted model `modelName` of `loaded` (the config
+ * the deerflow workers use), built and streamed per task as `runSubagent` does (a fresh model and
+ * agent, `streamMode: 'values'`, the task prompt as the only human message) but with no tools, no
+ * checkpointer and no callbacks. Throws unless every task answered the scripted answer.
+ */
+export async function runInProcessAgents(loaded: LoadedConfig, modelName: string, tasks: number, flavour: InProcessFlavour): Promise<void> {
+  const { config, dir } = loaded;
+  const def = resolveSubagent(SUBAGENT_TYPE, config);
+  if (def === null) throw new Error(`subagent type '${SUBAGENT_TYPE}' is not defined`);
+  const runTask = async (index: number): Promise<void> => {
+    const taskPrompt = benchTaskPrompt(index);
+    // Built per task, as in deerflow: the chain's guards keep per-run state.
+    const middleware: AgentMiddleware[] = flavour === 'middleware' ? buildSubagentMiddleware({ config, agentName: def.name }) : [];
+    const agent = createAgent({
+      model: createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role: { kind: 'subagent', taskPrompt } }),
+      tools: [],
+      systemPrompt: def.systemPrompt,
+      name: def.name,
+      middleware,
+    });
+    const stream = await agent.stream(
+      { messages: [new HumanMessage(taskPrompt)] },
+      { streamMode: 'values', context: { run_id: `in-process:${index}`, thread_id: 'in-process' } },
+    );
+    let messages: readonly BaseMessage[] = [];
+    for await (const chunk of stream) messages = chunk.messages;
+    const last = messages.at(-1);
+    if (!(last !== undefined && AIMessage.isInstance(last) && last.content === SUBAGENT_ANSWER)) {
+      throw new Error(`in-process task ${index} (${flavour}) ended without the scripted answer: ${JSON.stringify(last?.content)}`);
+    }
+  };
+  await Promise.all(Array.from({ length: tasks }, (_, index) => runTask(index)));
+}
