@@ -91,7 +91,7 @@ export const MAIN_THREAD_RULES: PhaseRules = {
     {
       phase: 'lead',
       url: src(
-        `${ACTIVITIES}(lead-|record-|thread-|tool-outcome|close-tool|admi|rewrite-lead|prepare-lead|final-result|frame-user|trim-lead|unique-tool|message-text|batch-|run-lead-tool)`,
+        `${ACTIVITIES}(lead-|record-|thread-|tool-outcome|close-tool|admi|rewrite-lead|prepare-lead|final-result|frame-user|trim-lead|unique-tool|batch-|run-lead-tool)`,
       ),
     },
   ],

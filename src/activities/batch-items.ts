@@ -1,20 +1,21 @@
 import { ApplicationFailure } from '@temporalio/common';
-import type {
-  BatchItemAttemptRecord,
-  BatchItemCounts,
-  BatchItemStatus,
-  CancelBatchRequest,
-  CancelBatchResult,
-  FinalBatchStatus,
-  FinishBatchItemInput,
-  TerminalBatchItemStatus,
+import {
+  BATCH_NOT_FOUND_TYPE,
+  BATCH_STORE_INVALID_TYPE,
+  BATCH_STORE_NOT_FOUND_TYPE,
+  type BatchItemAttemptRecord,
+  type BatchItemCounts,
+  type BatchItemStatus,
+  type CancelBatchRequest,
+  type CancelBatchResult,
+  type FailureType,
+  type FinalBatchStatus,
+  type FinishBatchItemInput,
+  type TerminalBatchItemStatus,
 } from '../contracts';
-import { isBatchStoreError, type ItemWriteOutcome } from '../store';
+import { isBatchStoreError, type BatchStoreErrorCode, type ItemWriteOutcome } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { createRecordTaskEnd } from './record-task-end';
-
-/** Failure type of a `cancelBatch` from someone who does not own the batch (or a missing batch). */
-export const BATCH_NOT_FOUND_ERROR_TYPE = 'BatchNotFound';
 
 /** A batch's stored progress, read when a batch workflow run starts. */
 export interface BatchProgress {
@@ -28,12 +29,18 @@ export interface FinishedItem {
   readonly status: BatchItemStatus;
 }
 
+/** The failure type of each store refusal that retrying cannot fix. */
+const STORE_FAILURE_TYPES: Readonly<Record<Exclude<BatchStoreErrorCode, 'already_exists'>, FailureType>> = {
+  not_found: BATCH_STORE_NOT_FOUND_TYPE,
+  invalid: BATCH_STORE_INVALID_TYPE,
+};
+
 /** Store errors that retrying cannot fix fail the activity for good. */
 async function nonRetryableStoreErrors<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (err) {
-    if (isBatchStoreError(err) && err.code !== 'already_exists') throw ApplicationFailure.nonRetryable(err.message, `BatchStore.${err.code}`);
+    if (isBatchStoreError(err) && err.code !== 'already_exists') throw ApplicationFailure.nonRetryable(err.message, STORE_FAILURE_TYPES[err.code]);
     throw err;
   }
 }
@@ -50,7 +57,7 @@ export function createBatchActivities(deps: ActivityDeps) {
 
     async loadBatchProgress(input: { batchId: string; ownerId: string }): Promise<BatchProgress> {
       const batch = await batches.getBatch(input.batchId, input.ownerId);
-      if (batch === null) throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} is not stored`, BATCH_NOT_FOUND_ERROR_TYPE);
+      if (batch === null) throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} is not stored`, BATCH_NOT_FOUND_TYPE);
       return { status: batch.status, counts: batch.counts };
     },
 
@@ -118,7 +125,7 @@ export function createBatchActivities(deps: ActivityDeps) {
         return { cancelledItems: outcome.cancelledItems, counts: outcome.batch.counts };
       } catch (err) {
         if (isBatchStoreError(err) && err.code === 'not_found') {
-          throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} not found`, BATCH_NOT_FOUND_ERROR_TYPE);
+          throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} not found`, BATCH_NOT_FOUND_TYPE);
         }
         throw err;
       }

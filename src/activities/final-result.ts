@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
-import { messageText } from './message-text';
+import { messageText } from '../contracts';
 
 /** What a subagent returns when no text survived (SPEC §2.7). */
 export const NO_RESPONSE_SENTINEL = 'No response generated';

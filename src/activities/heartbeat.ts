@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import { WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
+import { isApplicationFailureOf, isCancelledFailure, WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
 
 /** How often a long activity heartbeats while it waits on a model or tool. */
 export const HEARTBEAT_INTERVAL_MS = 2_000;
@@ -37,7 +37,7 @@ export function rethrowIfCancelled(signal: AbortSignal): void {
  */
 function stoppedByShutdown(signal: AbortSignal): boolean {
   const reason: unknown = signal.aborted ? signal.reason : undefined;
-  return reason instanceof Error && reason.name === 'CancelledFailure' && reason.message === 'WORKER_SHUTDOWN';
+  return isCancelledFailure(reason) && reason.message === 'WORKER_SHUTDOWN';
 }
 
 /** What an activity stopped by its worker's shutdown throws: a retryable failure of {@link WORKER_SHUTDOWN_TYPE}. */
@@ -47,5 +47,5 @@ export function workerShutdownFailure(): ApplicationFailure {
 
 /** Whether `err` is {@link workerShutdownFailure}'s failure. */
 export function isWorkerShutdownFailure(err: unknown): boolean {
-  return err instanceof ApplicationFailure && err.type === WORKER_SHUTDOWN_TYPE;
+  return isApplicationFailureOf(err, WORKER_SHUTDOWN_TYPE);
 }

@@ -37,4 +37,3 @@ export type { ActivityDeps } from './activity-deps';
 export { HEARTBEAT_INTERVAL_MS } from './heartbeat';
 export { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from './admission';
 export type { BatchActivities, LeadActivities, SubagentActivities } from './activity-types';
-export { BATCH_NOT_FOUND_ERROR_TYPE } from './batch-items';

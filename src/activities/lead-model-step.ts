@@ -2,14 +2,13 @@ import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMess
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { bindLeadTools } from '../mcp';
 import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
-import { leadTaskToolOptions, renderLeadSystemPrompt } from '../prompts';
-import { readManagedDefinitions } from '../registry';
+import { askClarificationToolSpec, batchTaskToolSpec, formatPromptDate, taskToolSpec, type FunctionToolSpec } from '../prompts';
+import { leadTaskToolOptions, readManagedDefinitions, renderLeadSystemPrompt } from '../registry';
 import { messageKeys } from '../store';
-import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace, toolSearchToolSpec, type FunctionToolSpec } from '../tools';
+import { createAgentTools, ThreadWorkspace, toolSearchToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
-import { formatPromptDate } from './prompt-date';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
 import { leadRequestHistory } from './lead-compaction';

@@ -1,7 +1,6 @@
 import { AIMessage, mapStoredMessageToChatMessage, type StoredMessage } from '@langchain/core/messages';
-import { boundText, usageOfMessage, type LeadModelTurn, type TokenUsage, type ToolCall } from '../contracts';
-import { sha256Hex } from '../tools';
-import { messageText } from './message-text';
+import { boundText, messageText, usageOfMessage, type LeadModelTurn, type TokenUsage, type ToolCall } from '../contracts';
+import { sha256Hex } from './sha256-hex';
 
 /** The stored lead message as an AIMessage. @throws Error when the stored message is not one. */
 export function toAiMessage(stored: StoredMessage): AIMessage {

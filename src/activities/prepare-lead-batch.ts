@@ -1,9 +1,9 @@
 import { AIMessage, mapStoredMessageToChatMessage } from '@langchain/core/messages';
-import { buildBatch } from '../client/build-batch';
-import { BatchTaskToolArgsSchema, type BatchWorkflowInput, type PrepareLeadBatchInput } from '../contracts';
+import { BatchTaskToolArgsSchema, formatZodIssues, type BatchWorkflowInput, type PrepareLeadBatchInput } from '../contracts';
+import { buildBatch } from '../registry';
 import { isBatchStoreError, messageKeys } from '../store';
-import { sha256Hex } from '../tools';
 import type { ActivityDeps } from './activity-deps';
+import { sha256Hex } from './sha256-hex';
 
 /** What `prepareLeadBatch` decided: the batch to start, or the error the lead reads instead. */
 export type PreparedLeadBatch = { readonly ok: true; readonly batch: BatchWorkflowInput } | { readonly ok: false; readonly error: string };
@@ -30,7 +30,7 @@ export function createPrepareLeadBatch(deps: ActivityDeps) {
     if (call === undefined) return { ok: false, error: `Tool call ${input.toolCallId} not found in turn ${input.turn}` };
     const args = BatchTaskToolArgsSchema.safeParse(call.args);
     if (!args.success) {
-      return { ok: false, error: `Invalid batch_task arguments: ${args.error.issues.map((i) => `${i.path.join('.') || '(args)'}: ${i.message}`).join('; ')}` };
+      return { ok: false, error: `Invalid batch_task arguments: ${formatZodIssues(args.error.issues, '(args)')}` };
     }
     try {
       const built = buildBatch(deps.config, input.catalog, {

@@ -5,6 +5,7 @@ import {
   boundText,
   deferredToolRefusal,
   defersMcpTools,
+  messageText,
   PROMOTED_TOOLS_KWARG,
   TOOL_SEARCH_TOOL_NAME,
   toolListIncludes,
@@ -17,7 +18,6 @@ import { createAgentTools, promotedToolsOf, searchDeferredTools, ThreadWorkspace
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { toolEndEvent, toolStartEvent } from './lead-tool-events';
-import { messageText } from './message-text';
 import { putThreadMessage } from './thread-writes';
 import { deerflowIdsOf, inToolCallSpan } from '../telemetry';
 

@@ -8,6 +8,7 @@ import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
 import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '../middleware/agent';
 import {
   boundText,
+  isCancelledFailure,
   TASK_DEADLINE_EXCEEDED_TYPE,
   TaskToolArgsSchema,
   type SubagentEvidence,
@@ -22,7 +23,7 @@ import { buildDeferredToolsSection, renderSubagentSystemPrompt } from '../prompt
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT, type SkillMetadata } from '../skills';
-import { createAgentTools, sha256Hex, ThreadWorkspace } from '../tools';
+import { createAgentTools, ThreadWorkspace } from '../tools';
 import type { McpToolEntry } from '../mcp';
 import type { ActivityDeps } from './activity-deps';
 import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
@@ -36,6 +37,7 @@ import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
 import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
 import { ConversationCheckpoints } from './conversation-checkpoints';
+import { sha256Hex } from './sha256-hex';
 import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
@@ -190,10 +192,6 @@ async function askTaskTimeout(taskId: string): Promise<number> {
 function evidenceOf(receipts: ReceiptHarvest | null, outcome: Outcome): SubagentEvidence | null {
   if (receipts === null) return null;
   return outcome.status === 'completed' && outcome.resultText !== null ? receipts.completed(outcome.resultText) : receipts.withoutReport();
-}
-
-function isCancelledFailure(err: unknown): boolean {
-  return err instanceof Error && err.name === 'CancelledFailure';
 }
 
 async function loadTaskPrompt(

@@ -1,6 +1,5 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { addUsage, SUBAGENT_STEP_MAX_CHARS, usageOfMessage, type SubagentStepPayload, type TokenUsage } from '../contracts';
-import { messageText } from './message-text';
+import { addUsage, messageText, SUBAGENT_STEP_MAX_CHARS, usageOfMessage, type SubagentStepPayload, type TokenUsage } from '../contracts';
 
 /** Cursor over a subagent's growing message list (SPEC §4.1). */
 export interface StepCursor {

@@ -1,7 +1,6 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
-import type { StopReason, SubagentExecutionResult } from '../contracts';
+import { messageText, type StopReason, type SubagentExecutionResult } from '../contracts';
 import { extractFinalResult } from './final-result';
-import { messageText } from './message-text';
 
 /** How a subagent run ended, before it is stored and reported. */
 export type SubagentOutcome = Pick<SubagentExecutionResult, 'status' | 'stopReason' | 'error'> & { resultText: string | null };

@@ -1,7 +1,7 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import { extractDelegations, mergeDelegations, tagRunId, type DelegationEntry } from '../middleware';
 import type { ThreadMessageRecord } from '../store';
-import { sha256Hex } from '../tools';
+import { sha256Hex } from './sha256-hex';
 
 /**
  * The thread's delegation ledger (SPEC §6.6), derived from its stored transcript: every `task`

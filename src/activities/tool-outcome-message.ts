@@ -3,7 +3,7 @@ import type { ToolOutcome } from '../contracts';
 import { renderEvidenceCheck } from '../receipts';
 import type { BatchStore, TaskResultStore } from '../store';
 import { batchOutcomeMessage } from './batch-outcome-message';
-import { formatSubagentResultMessage, makeSubagentAdditionalKwargs } from '../tools';
+import { formatSubagentResultMessage, makeSubagentAdditionalKwargs } from './task-result-message';
 
 /** `additional_kwargs` key of a task's receipt check (SPEC Appendix C.4), when it has one. */
 export const SUBAGENT_EVIDENCE_KWARG = 'subagent_evidence';

@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage } from '@langchain/core/messages';
-import { sha256Hex } from '../tools';
+import { sha256Hex } from './sha256-hex';
 
 /** Tool-call ids already used in a thread's messages (assistant calls and tool answers). */
 export function usedToolCallIds(messages: readonly BaseMessage[]): Set<string> {

@@ -1,11 +1,11 @@
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { buildLeadRunInput } from '../client/build-run-input';
+import { buildLeadRunInput } from '../client';
 import type { LoadedConfig } from '../config';
 import type { ToolsListOutput, ToolsListServer, ToolsListTool } from '../contracts';
 import { bindLeadTools, McpServerState, type McpToolEntry, type McpToolRegistry } from '../mcp';
-import { leadTaskToolOptions } from '../prompts';
-import { availableSubagentNames, resolveSubagent, subagentDeferredTools, subagentHasTool, type ManagedDefinitions } from '../registry';
-import { askClarificationToolSpec, batchTaskToolSpec, createAgentTools, taskToolSpec, ThreadWorkspace, toolSearchToolSpec, type FunctionToolSpec } from '../tools';
+import { askClarificationToolSpec, batchTaskToolSpec, taskToolSpec, type FunctionToolSpec } from '../prompts';
+import { availableSubagentNames, leadTaskToolOptions, resolveSubagent, subagentDeferredTools, subagentHasTool, type ManagedDefinitions } from '../registry';
+import { createAgentTools, ThreadWorkspace, toolSearchToolSpec } from '../tools';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
 
 /** Whose tools to list: a lead agent (absent name = the one a run without `--agent` gets) or a subagent. */

@@ -1,5 +1,4 @@
-import { temporalConnectionOptions, type TemporalConnectionOptions } from '../client/connection-options';
-import { formatConfigError, isConfigError, type LoadedConfig } from '../config';
+import { formatConfigError, isConfigError, temporalConnectionOptions, type LoadedConfig, type TemporalConnectionOptions } from '../config';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
 
 /**

@@ -1,13 +1,20 @@
 import { Command, type Option } from 'commander';
-import { formatPromptDate } from '../activities/prompt-date';
-import { buildLeadRunInput } from '../client/build-run-input';
+import { buildLeadRunInput } from '../client';
 import type { LoadedConfig } from '../config';
-import { buildDeferredToolsSection, leadTaskToolOptions, renderLeadSystemPrompt, renderSubagentSystemPrompt } from '../prompts';
-import { availableSubagentNames, NO_MANAGED_DEFINITIONS, readManagedDefinitions, resolveSubagent, subagentDeferredTools, type ManagedDefinitions } from '../registry';
+import { buildDeferredToolsSection, formatPromptDate, renderSubagentSystemPrompt, taskToolSpec } from '../prompts';
+import {
+  availableSubagentNames,
+  leadTaskToolOptions,
+  NO_MANAGED_DEFINITIONS,
+  readManagedDefinitions,
+  renderLeadSystemPrompt,
+  resolveSubagent,
+  subagentDeferredTools,
+  type ManagedDefinitions,
+} from '../registry';
 import { buildSkillsSection, loadSubagentSkills } from '../skills';
 import { withStores } from './with-stores';
 import { bindLeadTools, McpToolRegistry, type McpToolEntry } from '../mcp';
-import { taskToolSpec } from '../tools';
 import { CliExit, EXIT_USAGE, loadCliConfig } from './load-cli-config';
 
 /** Printed between the system message and the `task` tool description. */

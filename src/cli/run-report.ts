@@ -1,5 +1,6 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import {
+  messageText,
   RunJsonOutputSchema,
   type LeadRunState,
   type LeadToolState,
@@ -8,7 +9,6 @@ import {
   type RunJsonTask,
   type TaskState,
 } from '../contracts';
-import { messageText } from '../activities/message-text';
 import type { Stores } from '../store';
 
 const EVENT_PAGE_SIZE = 500;

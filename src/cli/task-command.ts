@@ -1,6 +1,5 @@
 import { Command, type Option } from 'commander';
-import { TaskNotCancellableError } from '../client';
-import { leadRunWorkflowId } from '../workflows/lead-run-messages';
+import { leadRunWorkflowId, TaskNotCancellableError } from '../client';
 import { withClusterRuntime } from './cluster-runtime';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
 import type { Runtime } from './runtime';

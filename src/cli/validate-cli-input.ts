@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import type { z } from 'zod';
+import { zodIssueLines } from '../contracts';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
 
 /** Parses a YAML or JSON definition file given on the command line. @throws CliExit naming the file. */
@@ -21,10 +22,6 @@ export function parseDefinitionFile(text: string, file: string): Record<string, 
 export function validateCliInput<S extends z.ZodType>(schema: S, value: unknown, heading = 'Invalid definition, nothing was stored'): z.output<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => {
-    const field = issue.path.length > 0 ? issue.path.join('.') : '(input)';
-    const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.join(', ')}` : issue.message;
-    return `${field}: ${message}`;
-  });
+  const lines = zodIssueLines(parsed.error.issues, '(input)', (keys) => `unknown field(s) ${keys.join(', ')}`);
   throw new CliExit(`${heading}:\n${lines.join('\n')}`, EXIT_USAGE);
 }

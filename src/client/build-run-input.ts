@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import type { AppConfig, TokenBudgetConfig } from '../config';
 import { resolveLeadTokenBudget } from '../config/token-budgets';
-import type { LeadLoopLimits, LeadRunInput, LeadTokenBudget } from '../contracts';
+import { isValidThreadId, type LeadLoopLimits, type LeadRunInput, type LeadTokenBudget } from '../contracts';
 import { leadAgentNames, NO_MANAGED_DEFINITIONS, resolveCatalog, resolveLeadAgent, resolveLeadTools, type ManagedDefinitions } from '../registry';
-import { isValidThreadId } from '../tools';
 
 /** Hard ceiling of per-response `task` calls, whatever the config or request says. */
 export const MAX_CONCURRENT_CEILING = 64;

@@ -24,8 +24,7 @@ import {
 } from '../contracts';
 import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery } from '../workflows/lead-run-messages';
 import { batchStateQuery, batchWorkflowId, cancelBatchUpdate } from '../workflows/batch-messages';
-import { readManagedDefinitions, resolveCatalog } from '../registry';
-import { buildBatch, type BatchRequest } from './build-batch';
+import { buildBatch, readManagedDefinitions, resolveCatalog, type BatchRequest } from '../registry';
 import { buildLeadRunInput, type RunRequest } from './build-run-input';
 import { batchStartOptions, leadRunStartOptions } from './start-options';
 

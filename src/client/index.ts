@@ -2,8 +2,8 @@ export { DeerFlowClient, BatchNotFoundError, RunNotWaitingError, TaskNotCancella
 export { streamRunEvents } from './stream-run-events';
 export type { StreamRunEventsOptions } from './stream-run-events';
 export type { StartedRun, StartRunRequest, StartedBatch, StartBatchRequest, DeerFlowClientStores } from './deerflow-client';
-export { buildBatch, BatchRequestSchema, BatchRequestItemSchema } from './build-batch';
-export type { BatchRequest, BuiltBatch } from './build-batch';
+export { buildBatch, BatchRequestSchema, BatchRequestItemSchema } from '../registry';
+export type { BatchRequest, BuiltBatch } from '../registry';
 export {
   buildLeadRunInput,
   RunRequestSchema,
@@ -13,8 +13,8 @@ export {
 } from './build-run-input';
 export type { RunRequest } from './build-run-input';
 export { leadRunStartOptions, batchStartOptions } from './start-options';
-export { temporalConnectionOptions } from './connection-options';
-export type { TemporalConnectionOptions } from './connection-options';
+export { temporalConnectionOptions } from '../config';
+export type { TemporalConnectionOptions } from '../config';
 export type { LeadRunStartOptions, BatchStartOptions } from './start-options';
 // Workflow ids and messages, for callers that hold a plain Temporal client.
 export { leadRunWorkflowId, leadRunStateQuery } from '../workflows/lead-run-messages';

@@ -13,6 +13,9 @@ export {
 } from './load-config';
 export type { LoadConfigOptions, LoadedConfig, ResolveConfigPathOptions } from './load-config';
 
+export { temporalConnectionOptions } from './temporal-connection-options';
+export type { TemporalConnectionOptions } from './temporal-connection-options';
+
 export { CONFIG_ERROR_CODES, ConfigError, formatConfigError, isConfigError } from './config-error';
 export type { ConfigErrorCode, ConfigErrorOptions } from './config-error';
 

@@ -1,3 +1,10 @@
+import { ActivityFailure, ApplicationFailure, CancelledFailure } from '@temporalio/common';
+
+/**
+ * Every `ApplicationFailure` type our activities and workflows throw, and the classifiers that read
+ * them back. Workflow code imports this file directly: it loads only `@temporalio/common`.
+ */
+
 /** Failure type of activity errors that retrying cannot fix (bad model config, missing API key). */
 export const CONFIGURATION_ERROR_TYPE = 'ConfigurationError';
 
@@ -10,3 +17,56 @@ export const TASK_DEADLINE_EXCEEDED_TYPE = 'TaskDeadlineExceeded';
  * timeout, and never counts as the task's own failure.
  */
 export const WORKER_SHUTDOWN_TYPE = 'WorkerShutdown';
+
+/** Failure type of a workflow started with input its contract refuses: no retry can fix the input. */
+export const INVALID_INPUT_TYPE = 'InvalidInput';
+
+/** Failure type of a `cancelBatch` from someone who does not own the batch (or a missing batch). */
+export const BATCH_NOT_FOUND_TYPE = 'BatchNotFound';
+
+/** Failure type of a batch store write refused as not found: retrying cannot make the row appear. */
+export const BATCH_STORE_NOT_FOUND_TYPE = 'BatchStore.not_found';
+
+/**
+ * Failure type of a batch store write refused as invalid, e.g. finishing a batch `completed` while
+ * an item is not terminal: the batch workflow then ends the batch `failed`.
+ */
+export const BATCH_STORE_INVALID_TYPE = 'BatchStore.invalid';
+
+/** Union of the failure types above: what {@link applicationFailureOf} can look for. */
+export type FailureType =
+  | typeof CONFIGURATION_ERROR_TYPE
+  | typeof TASK_DEADLINE_EXCEEDED_TYPE
+  | typeof WORKER_SHUTDOWN_TYPE
+  | typeof INVALID_INPUT_TYPE
+  | typeof BATCH_NOT_FOUND_TYPE
+  | typeof BATCH_STORE_NOT_FOUND_TYPE
+  | typeof BATCH_STORE_INVALID_TYPE;
+
+/**
+ * `name` of Temporal's `CancelledFailure`. Agent middleware matches cancellation by name, so it
+ * stays free of Temporal classes and also recognises the error after a library rebuilt it.
+ */
+export const CANCELLED_FAILURE_NAME = 'CancelledFailure';
+
+/**
+ * The `ApplicationFailure` of `type` that `err` is, or that failed the activity call `err` reports
+ * (an `ActivityFailure` carries the activity's own failure as its cause); null for anything else.
+ */
+export function applicationFailureOf(err: unknown, type: FailureType): ApplicationFailure | null {
+  const cause = err instanceof ActivityFailure ? err.cause : err;
+  return cause instanceof ApplicationFailure && cause.type === type ? cause : null;
+}
+
+/** Whether `err` is, or reports an activity that failed with, an `ApplicationFailure` of `type`. */
+export function isApplicationFailureOf(err: unknown, type: FailureType): boolean {
+  return applicationFailureOf(err, type) !== null;
+}
+
+/**
+ * Whether `err` is Temporal's `CancelledFailure` (an activity's cancellation reason, a cancelled
+ * scope). The SDK brands its failures, so `instanceof` holds across copies of the SDK.
+ */
+export function isCancelledFailure(err: unknown): err is CancelledFailure {
+  return err instanceof CancelledFailure;
+}

@@ -18,6 +18,7 @@ export {
 export type { WireStatus, StopReason, RunStopReason, RunStatus } from './status';
 export { TokenUsageSchema, addUsage } from './usage';
 export { usageOfMessage } from './usage-of-message';
+export { messageText } from './message-text';
 export { SubagentProgressSchema, TaskProgressReportSchema } from './subagent-progress';
 export type { SubagentProgress, TaskProgressReport } from './subagent-progress';
 export type { TokenUsage } from './usage';
@@ -159,7 +160,22 @@ export { leadRunSearchAttributes, batchSearchAttributes, missingSearchAttributes
 export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
 export { WORKFLOW_TYPES } from './workflow-types';
 export type { WorkflowType } from './workflow-types';
-export { CONFIGURATION_ERROR_TYPE, TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from './failure-types';
+export {
+  CONFIGURATION_ERROR_TYPE,
+  TASK_DEADLINE_EXCEEDED_TYPE,
+  WORKER_SHUTDOWN_TYPE,
+  INVALID_INPUT_TYPE,
+  BATCH_NOT_FOUND_TYPE,
+  BATCH_STORE_NOT_FOUND_TYPE,
+  BATCH_STORE_INVALID_TYPE,
+  CANCELLED_FAILURE_NAME,
+  applicationFailureOf,
+  isApplicationFailureOf,
+  isCancelledFailure,
+} from './failure-types';
+export type { FailureType } from './failure-types';
+export { formatZodIssues, zodIssueLines } from './format-zod-issues';
+export type { ZodIssueLike } from './format-zod-issues';
 export {
   RunJsonTaskSchema,
   RunJsonLeadToolSchema,
@@ -261,5 +277,5 @@ export type {
   BatchItemAttemptRecord,
   FinishBatchItemInput,
 } from './batch-workflows';
-export { THREAD_ID_PATTERN, THREAD_OWNER_ID_MAX_CHARS, ThreadKind, ThreadKindSchema, ThreadClaimInputSchema, ThreadOwnerRecordSchema } from './thread-owners';
+export { isValidThreadId, THREAD_ID_PATTERN, THREAD_OWNER_ID_MAX_CHARS, ThreadKind, ThreadKindSchema, ThreadClaimInputSchema, ThreadOwnerRecordSchema } from './thread-owners';
 export type { ThreadClaimInput, ThreadOwnerRecord } from './thread-owners';

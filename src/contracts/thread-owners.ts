@@ -10,6 +10,12 @@ import { z } from 'zod';
  * digit (`.` and `..` are impossible) and has no separators (one path segment).
  */
 export const THREAD_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
+/** True when `threadId` is safe to use as a folder name under the data directory. */
+export function isValidThreadId(threadId: string): boolean {
+  return THREAD_ID_PATTERN.test(threadId);
+}
+
 const THREAD_ID_RULE = 'must be 1-128 characters: letters, digits, _ . - (starting with a letter or digit)';
 
 /** Longest user id an owner record holds (the gateway's `user_id` limit). */

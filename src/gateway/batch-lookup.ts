@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { batchWorkflowId } from '../client';
 import { SA_USER_ID, type BatchRecord } from '../contracts';
-import { batchWorkflowId } from '../workflows/batch-messages';
 import type { Caller } from './auth';
 import { GatewayError } from './errors';
 import type { GatewayDeps } from './gateway-deps';

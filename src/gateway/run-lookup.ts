@@ -1,6 +1,6 @@
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName, type WorkflowHandle } from '@temporalio/client';
+import { leadRunWorkflowId } from '../client';
 import { SA_USER_ID, WORKFLOW_TYPES } from '../contracts';
-import { leadRunWorkflowId } from '../workflows/lead-run-messages';
 import type { Caller } from './auth';
 import { GatewayError } from './errors';
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { configErrorMap, formatKeyPath } from '../config';
-import { BATCH_LIST_MAX_LIMIT, BatchItemStatusSchema } from '../contracts';
-import { isValidThreadId } from '../tools';
+import { BATCH_LIST_MAX_LIMIT, BatchItemStatusSchema, isValidThreadId } from '../contracts';
 import { GatewayError } from './errors';
 
 /** Largest page `GET .../events` returns. */

@@ -1,3 +1,5 @@
+import { CANCELLED_FAILURE_NAME } from '../contracts';
+
 /**
  * LLM error handling (SPEC §6.8), the pure part: classify a failed model call, decide whether and
  * how long to wait before retrying it, and build the fallback message returned once retries are
@@ -99,7 +101,7 @@ export function isCancellationError(err: unknown): boolean {
   return causeChain(err).some((e) => {
     const rec = asRecord(e);
     if (rec === null) return false;
-    return rec['name'] === 'AbortError' || rec['name'] === 'CancelledFailure' || rec['is_bubble_up'] === true;
+    return rec['name'] === 'AbortError' || rec['name'] === CANCELLED_FAILURE_NAME || rec['is_bubble_up'] === true;
   });
 }
 

@@ -2,7 +2,8 @@ import { boundText, STOP_REASONS, WIRE_STATUSES, type StopReason, type WireStatu
 
 /**
  * The `additional_kwargs` keys a terminal `task` ToolMessage carries (SPEC §3.2). Same values as
- * `SUBAGENT_KWARGS` in `src/tools`, which this folder may not import (it pulls in `node:crypto`).
+ * `SUBAGENT_KWARGS` in `src/activities/task-result-message.ts`, which this folder may not import
+ * (activities are effects, and it pulls in `node:crypto`).
  */
 export const SUBAGENT_METADATA_KEYS = {
   status: 'subagent_status',

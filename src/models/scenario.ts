@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
+import { zodIssueLines } from '../contracts/format-zod-issues';
 import { ScenarioInvalidError } from './errors';
 
 /**
@@ -132,10 +133,6 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function formatPath(path: readonly PropertyKey[]): string {
-  return path.length === 0 ? '(root)' : path.map(String).join('.');
-}
-
 /**
  * Validates an already-parsed document. `file` only labels error messages.
  * @throws {@link ScenarioInvalidError} naming the file and each failing field path.
@@ -144,11 +141,7 @@ export function parseScenario(document: unknown, file: string): Scenario {
   // An empty file parses to null: treat it as a scenario with no turns.
   const result = ScenarioSchema.safeParse(document ?? {});
   if (result.success) return deepFreeze(result.data);
-  const issues = result.error.issues.map((i) =>
-    i.code === 'unrecognized_keys'
-      ? `${formatPath(i.path)}: unknown field${i.keys.length > 1 ? 's' : ''} ${i.keys.map((k) => `"${k}"`).join(', ')}`
-      : `${formatPath(i.path)}: ${i.message}`,
-  );
+  const issues = zodIssueLines(result.error.issues, '(root)', (keys) => `unknown field${keys.length > 1 ? 's' : ''} ${keys.map((k) => `"${k}"`).join(', ')}`);
   throw new ScenarioInvalidError(file, issues, `scenario ${file}: ${issues.join('; ')}`);
 }
 

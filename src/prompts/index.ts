@@ -11,10 +11,13 @@ export { buildTaskToolDescription, ACCEPTANCE_CRITERIA_DESCRIPTION } from './tas
 export { buildBatchTaskToolDescription } from './batch-task-tool-description';
 export { buildDeferredToolsSection } from './deferred-tools-section';
 export type { ListedDeferredTool } from './deferred-tools-section';
+export { taskToolSpec } from './task-tool-spec';
+export { batchTaskToolSpec } from './batch-task-tool-spec';
+export { askClarificationToolSpec } from './ask-clarification-tool-spec';
+export type { FunctionToolSpec } from './function-tool-spec';
+export { formatPromptDate } from './prompt-date';
 export { buildLeadSystemPrompt } from './lead-system-prompt';
 export type { LeadPromptOptions } from './lead-system-prompt';
-export { renderLeadSystemPrompt, leadTaskToolOptions, listLeadSubagents } from './render-lead-prompt';
-export type { LeadPromptInput, LeadTaskToolOptions } from './render-lead-prompt';
 export {
   buildReportContractSection,
   buildAcceptanceCriteriaSystemNote,

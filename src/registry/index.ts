@@ -17,3 +17,7 @@ export { subagentDeferredTools } from './subagent-deferred-tools';
 export { NO_MANAGED_DEFINITIONS, readManagedDefinitions } from './managed-definitions';
 export type { ManagedDefinitions } from './managed-definitions';
 export type { LeadAgentDefinition } from './resolve-lead-agent';
+export { buildBatch, BatchRequestSchema, BatchRequestItemSchema } from './build-batch';
+export type { BatchRequest, BuiltBatch } from './build-batch';
+export { renderLeadSystemPrompt, leadTaskToolOptions, listLeadSubagents } from './render-lead-prompt';
+export type { LeadPromptInput, LeadTaskToolOptions } from './render-lead-prompt';

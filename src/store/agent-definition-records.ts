@@ -8,6 +8,7 @@ import {
   type ManagedSubagent,
 } from '../contracts/agent-definitions';
 import { AgentDefinitionError, type AgentDefinitionKind } from './errors';
+import { storeIssueLines } from './store-issue-lines';
 
 /** A validated subagent input with defaults applied: what a backend stores. @internal */
 export type SubagentDefinition = z.output<typeof ManagedSubagentInputSchema>;
@@ -35,14 +36,6 @@ function issueText(iss: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
-function issueLines(error: z.ZodError): string[] {
-  return error.issues.flatMap((issue) => {
-    const at = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${at === '' ? '' : `${at}.`}${key}: unknown field`);
-    return [`${at === '' ? 'input' : at}: ${issue.message}`];
-  });
-}
-
 function nameOf(input: unknown): string | null {
   const name = typeof input === 'object' && input !== null ? (input as { name?: unknown }).name : undefined;
   return typeof name === 'string' ? name.trim() : null;
@@ -50,7 +43,7 @@ function nameOf(input: unknown): string | null {
 
 function parseInput<S extends z.ZodType>(schema: S, kind: AgentDefinitionKind, input: unknown): z.output<S> {
   const parsed = schema.safeParse(input, { error: issueText });
-  if (!parsed.success) throw AgentDefinitionError.invalid(kind, nameOf(input), issueLines(parsed.error), parsed.error);
+  if (!parsed.success) throw AgentDefinitionError.invalid(kind, nameOf(input), storeIssueLines(parsed.error), parsed.error);
   return parsed.data;
 }
 

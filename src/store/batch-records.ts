@@ -21,6 +21,7 @@ import {
 import type { StopReason } from '../contracts/status';
 import type { TokenUsage } from '../contracts/usage';
 import { BatchStoreError } from './errors';
+import { storeIssueLines } from './store-issue-lines';
 
 /** A validated `createBatch` input with defaults applied: what a backend stores. @internal */
 export type ParsedBatch = z.output<typeof CreateBatchInputSchema>;
@@ -46,14 +47,6 @@ function issueText(iss: z.core.$ZodRawIssue): string | undefined {
   return undefined;
 }
 
-function issueLines(error: z.ZodError): string[] {
-  return error.issues.flatMap((issue) => {
-    const at = issue.path.map(String).join('.');
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${at === '' ? '' : `${at}.`}${key}: unknown field`);
-    return [`${at === '' ? 'input' : at}: ${issue.message}`];
-  });
-}
-
 /**
  * Validates `input` against `schema` (defaults applied).
  * @throws BatchStoreError `invalid`, one `field: problem` issue per problem
@@ -61,7 +54,7 @@ function issueLines(error: z.ZodError): string[] {
  */
 export function parseBatchInput<S extends z.ZodType>(schema: S, input: unknown, batchId: string | null, key: string | null = null): z.output<S> {
   const parsed = schema.safeParse(input, { error: issueText });
-  if (!parsed.success) throw BatchStoreError.invalid(batchId, key, issueLines(parsed.error), parsed.error);
+  if (!parsed.success) throw BatchStoreError.invalid(batchId, key, storeIssueLines(parsed.error), parsed.error);
   return parsed.data;
 }
 

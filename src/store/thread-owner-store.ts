@@ -1,3 +1,4 @@
+import { zodIssueLines } from '../contracts/format-zod-issues';
 import { ThreadClaimInputSchema, type ThreadClaimInput, type ThreadKind, type ThreadOwnerRecord } from '../contracts/thread-owners';
 import { ThreadOwnerError } from './errors';
 
@@ -38,6 +39,6 @@ export async function claimThread(store: ThreadOwnerStore, threadId: string, use
 export function parseThreadClaim(threadId: unknown, ownerId: unknown, kind: unknown): ThreadClaimInput {
   const parsed = ThreadClaimInputSchema.safeParse({ threadId, ownerId, kind });
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((issue) => `${issue.path.map(String).join('.') || 'input'}: ${issue.message}`);
+  const issues = zodIssueLines(parsed.error.issues, 'input');
   throw ThreadOwnerError.invalid(typeof threadId === 'string' ? threadId : null, issues, parsed.error);
 }

@@ -1,10 +1,9 @@
-/** Workspace-confined tools for subagents, `web_fetch`: path mapping, errors and the langchain tools. */
+/** Workspace-confined tools, `web_fetch` and `tool_search`: path mapping, errors and the langchain tools. */
 export {
   ThreadWorkspace,
   VIRTUAL_ROOT,
   VIRTUAL_WORKSPACE,
   WORKSPACE_FOLDERS,
-  isValidThreadId,
   workspaceFolderName,
 } from './thread-workspace';
 export type { BatchItemScope, WorkspaceFolder } from './thread-workspace';
@@ -40,18 +39,6 @@ export { classifyAddress, describeAddressClass, isPublicAddress } from './networ
 export type { AddressClass } from './network-guard';
 export { runShellCommand } from './run-command';
 export type { RunShellCommandOptions, RunShellCommandResult } from './run-command';
-export {
-  SUBAGENT_KWARGS,
-  formatSubagentResultMessage,
-  makeSubagentAdditionalKwargs,
-  normalizeTokenUsage,
-  sha256Hex,
-} from './task-result-message';
-export type { SubagentOutcomeText } from './task-result-message';
-export { taskToolSpec } from './task-tool-spec';
-export { batchTaskToolSpec } from './batch-task-tool-spec';
-export { askClarificationToolSpec } from './ask-clarification-tool-spec';
-export type { FunctionToolSpec } from './task-tool-spec';
 export { rankTools, SELECT_QUERY_PREFIX } from './tool-search-ranking';
 export type { RankableTool } from './tool-search-ranking';
 export { createToolSearchTool, promotedToolsOf, searchDeferredTools, toolSearchMessage, toolSearchToolSpec } from './tool-search-tool';

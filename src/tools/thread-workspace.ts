@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
-import { THREAD_ID_PATTERN } from '../contracts';
+import { isValidThreadId } from '../contracts';
 import { WorkspacePathError, WorkspaceToolError } from './errors';
 
 /** The root every agent sees; it maps to the thread's `user-data` folder on the host. */
@@ -15,11 +15,6 @@ export type WorkspaceFolder = (typeof WORKSPACE_FOLDERS)[number];
 
 /** Relative paths are resolved against this virtual folder. */
 export const VIRTUAL_WORKSPACE = `${VIRTUAL_ROOT}/workspace`;
-
-/** True when `threadId` is safe to use as a folder name under the data directory. */
-export function isValidThreadId(threadId: string): boolean {
-  return THREAD_ID_PATTERN.test(threadId);
-}
 
 /** Host folder, under a thread's `user-data`, that holds one batch's item workspaces. */
 const BATCH_ITEMS_FOLDER = 'batches';

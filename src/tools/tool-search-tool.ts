@@ -1,8 +1,8 @@
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type StructuredToolInterface, type ToolRunnableConfig } from '@langchain/core/tools';
 import { z } from 'zod';
-import { PROMOTED_TOOLS_KWARG, TOOL_SEARCH_QUERY_MAX_CHARS, TOOL_SEARCH_TOOL_NAME, ToolSearchArgsSchema } from '../contracts';
-import type { FunctionToolSpec } from './task-tool-spec';
+import { formatZodIssues, PROMOTED_TOOLS_KWARG, TOOL_SEARCH_QUERY_MAX_CHARS, TOOL_SEARCH_TOOL_NAME, ToolSearchArgsSchema } from '../contracts';
+import type { FunctionToolSpec } from '../prompts';
 import { rankTools, SELECT_QUERY_PREFIX } from './tool-search-ranking';
 
 /** A deferred tool as `tool_search` finds and returns it (an MCP tool entry fits). */
@@ -51,8 +51,7 @@ export function toolSearchToolSpec(maxResults: number): FunctionToolSpec {
 export function searchDeferredTools(args: unknown, catalog: readonly DeferredTool[], maxResults: number): ToolSearchResult {
   const parsed = ToolSearchArgsSchema.safeParse(args);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(arguments)'}: ${i.message}`).join('; ');
-    throw new Error(`Invalid ${TOOL_SEARCH_TOOL_NAME} arguments: ${problems}`);
+    throw new Error(`Invalid ${TOOL_SEARCH_TOOL_NAME} arguments: ${formatZodIssues(parsed.error.issues, '(arguments)')}`);
   }
   const { query } = parsed.data;
   const found = rankTools(query, catalog, maxResults);

@@ -6,12 +6,10 @@
 export { createWorkers, workflowBundle, WORKER_QUEUES, SHUTDOWN_FORCE_MARGIN_MS } from './create-workers';
 export type { CreateWorkersOptions, DeerflowWorkers, WorkerQueues } from './create-workers';
 export { replayWorkflowHistory } from './replay-history';
-export { loadConfig } from '../config';
-export type { LoadedConfig } from '../config';
+export { loadConfig, temporalConnectionOptions } from '../config';
+export type { LoadedConfig, TemporalConnectionOptions } from '../config';
 export { installWorkerRuntime, logLevelFromEnv } from './install-runtime';
 export type { WorkerRuntimeOptions } from './install-runtime';
-export { temporalConnectionOptions } from '../client/connection-options';
-export type { TemporalConnectionOptions } from '../client/connection-options';
 export { startTracing, startConfiguredTracing } from '../telemetry';
 export type { Tracing, TracingOptions } from '../telemetry';
 export { openStores } from '../store';

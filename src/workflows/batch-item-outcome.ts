@@ -1,5 +1,5 @@
 import type { BatchAttemptOutcome, StopReason, SubagentExecutionResult, SubagentProgress, TerminalBatchItemStatus } from '../contracts';
-import type { ExecutionOutcome } from './task-outcome';
+import { progressField, verdictOf, type ExecutionOutcome } from './execution-outcome';
 
 /** Longest wait between two tries of an item, as a multiple of `poll_interval_seconds`. */
 export const BATCH_BACKOFF_CEILING_FACTOR = 30;
@@ -33,7 +33,7 @@ export interface ItemDecisionContext {
 }
 
 function terminal(status: TerminalBatchItemStatus, error: string | null, result: SubagentExecutionResult | null = null, progress?: SubagentProgress): ItemTerminal {
-  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result, ...(progress === undefined ? {} : { progress }) };
+  return { kind: 'terminal', status, stopReason: result?.stopReason ?? null, error, result, ...progressField(progress) };
 }
 
 /**
@@ -49,38 +49,31 @@ export function decideItemOutcome(outcome: ExecutionOutcome, ctx: ItemDecisionCo
     last
       ? terminal(status, ctx.maxAttempts > 1 ? `${error} (attempt ${ctx.attempt} of ${ctx.maxAttempts})` : error, result, progress)
       : { kind: 'retry', outcome: kind, error };
-  switch (outcome.kind) {
+  const verdict = verdictOf(outcome, ctx);
+  switch (verdict.kind) {
     case 'result': {
-      const { result } = outcome;
+      const { result } = verdict;
       if (result.status === 'completed') return terminal('completed', null, result);
       if (result.status === 'cancelled') return terminal('cancelled', null, result);
       return failure('failed', 'failed', result.error ?? 'Subagent failed', result);
     }
     case 'cancelled':
       return terminal('cancelled', null, null, progress);
-    case 'error':
-      return failure('failed', 'failed', outcome.message);
-    case 'worker_stopped':
-      return failure('lost', 'failed', `Subagent worker shut down before the item finished`);
-    case 'timeout':
-      switch (outcome.timeoutType) {
-        case 'SCHEDULE_TO_START':
-          return ctx.capacityRejection !== null
-            ? { kind: 'capacity_wait', outcome: 'capacity_rejected', error: ctx.capacityRejection }
-            : { kind: 'capacity_wait', outcome: 'capacity_timeout', error: `Timed out after ${ctx.queueTimeoutSeconds}s waiting for a subagent execution slot` };
-        case 'HEARTBEAT':
-          return failure('lost', 'failed', `Subagent worker stopped responding (lease of the item expired)`);
-        case 'START_TO_CLOSE':
-        case 'SCHEDULE_TO_CLOSE':
-          return failure('failed', 'timed_out', `Execution timed out after ${ctx.timeoutSeconds} seconds`);
-        default: {
-          const unreachable: never = outcome.timeoutType;
-          throw new Error(`unknown timeout type ${String(unreachable)}`);
-        }
-      }
+    case 'crashed':
+      return failure('failed', 'failed', verdict.error);
+    case 'lost':
+      return verdict.cause === 'shutdown'
+        ? failure('lost', 'failed', `Subagent worker shut down before the item finished`)
+        : failure('lost', 'failed', `Subagent worker stopped responding (lease of the item expired)`);
+    case 'timed_out':
+      return failure('failed', 'timed_out', verdict.error);
+    case 'no_slot':
+      return verdict.capacityRejection !== null
+        ? { kind: 'capacity_wait', outcome: 'capacity_rejected', error: verdict.capacityRejection }
+        : { kind: 'capacity_wait', outcome: 'capacity_timeout', error: verdict.queueTimeoutError };
     default: {
-      const unreachable: never = outcome;
-      throw new Error(`unknown outcome ${JSON.stringify(unreachable)}`);
+      const unreachable: never = verdict;
+      throw new Error(`unknown verdict ${JSON.stringify(unreachable)}`);
     }
   }
 }

@@ -19,14 +19,13 @@ import type {
   BatchItemWorkflowInput,
   TerminalBatchItemStatus,
 } from '../contracts';
-import { boundText } from '../contracts/bounded-text';
+import { INVALID_INPUT_TYPE } from '../contracts/failure-types';
 import { SA_RUN_STATUS } from '../contracts/search-attributes';
-import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
-import { itemBookkeeping as bookkeeping, subagents } from './activity-proxies';
+import { itemBookkeeping as bookkeeping } from './activity-proxies';
 import { decideItemOutcome, itemBackoffMs, type ItemDecision, type ItemTerminal } from './batch-item-outcome';
 import { itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
-import { classifyActivityFailure } from './classify-activity-failure';
-import type { ExecutionOutcome } from './task-outcome';
+import { executeSubagent } from './execute-subagent';
+import type { ExecutionOutcome } from './execution-outcome';
 
 /** A workflow-time timestamp (deterministic: the SDK replays the recorded time). */
 function now(): string {
@@ -136,41 +135,31 @@ function details(runtime: BatchItemRuntime, progress: BatchItemProgress, what: s
   setCurrentDetails(`**${what}** · attempts used ${progress.attemptsUsed} of ${runtime.maxAttempts} · capacity waits ${progress.capacityWaits}`);
 }
 
-async function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tries: number, admission: AdmissionDecision): Promise<ExecutionOutcome> {
-  try {
-    const result = await subagents.runSubagent.executeWithOptions(
-      {
-        taskQueue: SUBAGENT_TASK_QUEUE,
-        // Unique per schedule: a capacity timeout schedules the same attempt again.
-        activityId: `attempt-${attempt}.${tries}`,
-        summary: boundText(`${runtime.subagent.name}: ${key}`, 200),
-        scheduleToStartTimeout: admission.scheduleToStartSeconds * 1000,
-        startToCloseTimeout: runtime.subagent.timeoutSeconds * 1000,
-        heartbeatTimeout: runtime.leaseSeconds * 1000,
-        retry: { maximumAttempts: 1 },
-      },
-      [
-        {
-          threadId: runtime.threadId,
-          runId: runtime.batchId,
-          userId: runtime.ownerId,
-          taskId: key,
-          turn: 0,
-          attempt,
-          subagentType: runtime.subagent.name,
-          description: key,
-          parentModel: runtime.parentModel,
-          maxTurns: runtime.subagent.maxTurns,
-          availableSkills: runtime.availableSkills,
-          batchItem: { batchId: runtime.batchId, key },
-        },
-      ],
-    );
-    return { kind: 'result', result };
-  } catch (err) {
-    if (isCancellation(err)) throw err;
-    return classifyActivityFailure(err);
-  }
+function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tries: number, admission: AdmissionDecision): Promise<ExecutionOutcome> {
+  return executeSubagent({
+    // Unique per schedule: a capacity timeout schedules the same attempt again.
+    activityId: `attempt-${attempt}.${tries}`,
+    subagentName: runtime.subagent.name,
+    description: key,
+    scheduleToStartSeconds: admission.scheduleToStartSeconds,
+    startToCloseSeconds: runtime.subagent.timeoutSeconds,
+    heartbeatSeconds: runtime.leaseSeconds,
+    rethrowCancellation: true,
+    input: {
+      threadId: runtime.threadId,
+      runId: runtime.batchId,
+      userId: runtime.ownerId,
+      taskId: key,
+      turn: 0,
+      attempt,
+      subagentType: runtime.subagent.name,
+      description: key,
+      parentModel: runtime.parentModel,
+      maxTurns: runtime.subagent.maxTurns,
+      availableSkills: runtime.availableSkills,
+      batchItem: { batchId: runtime.batchId, key },
+    },
+  });
 }
 
 /**
@@ -189,6 +178,6 @@ function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntim
   for (const field of ['maxAttempts', 'pollIntervalSeconds', 'leaseSeconds'] as const) {
     if (typeof runtime?.[field] !== 'number' || !(runtime[field] > 0)) problems.push(`runtime.${field}: must be a positive number`);
   }
-  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid batch item input: ${problems.join('; ')}`, 'InvalidInput');
+  if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid batch item input: ${problems.join('; ')}`, INVALID_INPUT_TYPE);
   return { runtime, key: raw.key, progress: { attemptsUsed: 0, capacityWaits: 0, startedAt: null, ...raw.progress } };
 }

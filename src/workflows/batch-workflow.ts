@@ -1,5 +1,4 @@
 import {
-  ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
   CancellationScope,
@@ -14,6 +13,8 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BatchItemCounts, BatchItemStatus, BatchState, BatchWorkflowInput, CancelBatchResult } from '../contracts';
+import { BATCH_STORE_INVALID_TYPE, INVALID_INPUT_TYPE, isApplicationFailureOf } from '../contracts/failure-types';
+import { formatZodIssues } from '../contracts/format-zod-issues';
 import { batchSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
 import { SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS } from '../contracts/search-attributes';
 import { batchStore } from './activity-proxies';
@@ -41,8 +42,7 @@ function doneCount(counts: BatchItemCounts): number {
 export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<BatchState> {
   const parsed = inputSchemas.batch().safeParse(rawInput);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
-    throw ApplicationFailure.nonRetryable(`Invalid batch input: ${problems}`, 'InvalidInput');
+    throw ApplicationFailure.nonRetryable(`Invalid batch input: ${formatZodIssues(parsed.error.issues, '(input)')}`, INVALID_INPUT_TYPE);
   }
   const input = parsed.data;
   const { runtime } = input;
@@ -190,7 +190,7 @@ async function finishInStore(batchId: string, cancelled: boolean) {
   try {
     return await batchStore.finishBatch({ batchId, status: 'completed' });
   } catch (err) {
-    if (!(err instanceof ActivityFailure && err.cause instanceof ApplicationFailure && err.cause.type === 'BatchStore.invalid')) throw err;
+    if (!isApplicationFailureOf(err, BATCH_STORE_INVALID_TYPE)) throw err;
     return batchStore.finishBatch({ batchId, status: 'failed' });
   }
 }

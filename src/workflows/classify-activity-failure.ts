@@ -1,8 +1,8 @@
-import { ActivityFailure, ApplicationFailure, CancelledFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
+import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
+import { applicationFailureOf, isApplicationFailureOf, isCancelledFailure, TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
 import type { SubagentProgress } from '../contracts/subagent-progress';
 import { inputSchemas } from './input-schemas';
-import type { ExecutionOutcome } from './task-outcome';
+import type { ExecutionOutcome } from './execution-outcome';
 
 /**
  * What a subagent execution that timed out reported last: an execution past its own deadline puts
@@ -24,11 +24,10 @@ export function classifyActivityFailure(err: unknown): Exclude<ExecutionOutcome,
     return { kind: 'timeout', timeoutType: cause.timeoutType, ...reportedProgress(cause.lastHeartbeatDetails) };
   }
   // The execution hit its own extendable deadline: the same verdict as Temporal's execution timeout.
-  if (cause instanceof ApplicationFailure && cause.type === TASK_DEADLINE_EXCEEDED_TYPE) {
-    return { kind: 'timeout', timeoutType: 'START_TO_CLOSE', ...reportedProgress(cause.details?.[0]) };
-  }
-  if (cause instanceof ApplicationFailure && cause.type === WORKER_SHUTDOWN_TYPE) return { kind: 'worker_stopped' };
-  if (cause instanceof CancelledFailure || isCancellation(err)) return { kind: 'cancelled' };
+  const deadline = applicationFailureOf(err, TASK_DEADLINE_EXCEEDED_TYPE);
+  if (deadline !== null) return { kind: 'timeout', timeoutType: 'START_TO_CLOSE', ...reportedProgress(deadline.details?.[0]) };
+  if (isApplicationFailureOf(err, WORKER_SHUTDOWN_TYPE)) return { kind: 'worker_stopped' };
+  if (isCancelledFailure(cause) || isCancellation(err)) return { kind: 'cancelled' };
   const message = cause instanceof Error ? cause.message : String(cause);
   return { kind: 'error', message: message || 'Subagent execution failed' };
 }

@@ -11,6 +11,8 @@ import {
 } from '@temporalio/workflow';
 import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
+import { INVALID_INPUT_TYPE } from '../contracts/failure-types';
+import { formatZodIssues } from '../contracts/format-zod-issues';
 import { leadRunSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
@@ -38,8 +40,7 @@ import { progressDetails } from './progress-details';
 export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunState> {
   const parsed = inputSchemas.leadRun().safeParse(rawInput);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(input)'}: ${i.message}`).join('; ');
-    throw ApplicationFailure.nonRetryable(`Invalid lead run input: ${problems}`, 'InvalidInput');
+    throw ApplicationFailure.nonRetryable(`Invalid lead run input: ${formatZodIssues(parsed.error.issues, '(input)')}`, INVALID_INPUT_TYPE);
   }
   const input = parsed.data;
   // A continued run picks up where the previous execution stopped: the whole state, not the history.

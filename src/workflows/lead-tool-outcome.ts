@@ -1,4 +1,4 @@
-import type { ExecutionOutcome } from './task-outcome';
+import type { ExecutionOutcome } from './execution-outcome';
 
 /** How a lead tool call ended when its activity did not answer (pure). */
 export interface LeadToolFailure {

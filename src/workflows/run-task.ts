@@ -1,12 +1,10 @@
-import { CancellationScope, condition, patched, setCurrentDetails, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { CancellationScope, condition, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { AdmissionDecision, CatalogEntry, LeadRunInput, LeadRunState, TaskState } from '../contracts';
-import { boundText } from '../contracts/bounded-text';
-import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
-import { subagents } from './activity-proxies';
-import { classifyActivityFailure } from './classify-activity-failure';
+import { executeSubagent } from './execute-subagent';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
-import { decideTaskOutcome, pollingTimedOut, type ExecutionOutcome, type TerminalDecision } from './task-outcome';
+import type { ExecutionOutcome } from './execution-outcome';
+import { decideTaskOutcome, pollingTimedOut, type TerminalDecision } from './task-outcome';
 
 /** Everything one task execution needs from its run. */
 export interface TaskContext {
@@ -83,40 +81,33 @@ async function runTask(ctx: TaskContext, task: TaskState, subagent: CatalogEntry
   }
 }
 
-async function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, toolCallId: string, attempt: number): Promise<ExecutionOutcome> {
+function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, toolCallId: string, attempt: number): Promise<ExecutionOutcome> {
   const { input, admission } = ctx;
-  const options: ActivityOptions = {
-    taskQueue: SUBAGENT_TASK_QUEUE,
+  return executeSubagent({
     activityId: attempt === 1 ? task.taskId : `${task.taskId}#${attempt}`,
-    summary: boundText(`${subagent.name}: ${task.description}`, 200),
-    scheduleToStartTimeout: (admission?.scheduleToStartSeconds ?? input.limits.queueTimeoutSeconds) * 1000,
+    subagentName: subagent.name,
+    description: task.description,
+    scheduleToStartSeconds: admission?.scheduleToStartSeconds ?? input.limits.queueTimeoutSeconds,
     // An extendable execution enforces its own deadline; Temporal's is the backstop past any extension.
-    startToCloseTimeout: (subagent.timeoutSeconds + (ctx.deadlines ? input.limits.maxTaskExtensionSeconds : 0)) * 1000,
-    heartbeatTimeout: input.limits.heartbeatTimeoutSeconds * 1000,
-    retry: { maximumAttempts: 1 },
-  };
-  try {
-    const result = await subagents.runSubagent.executeWithOptions(options, [
-      {
-        threadId: input.threadId,
-        runId: input.runId,
-        userId: input.userId,
-        taskId: task.taskId,
-        toolCallId,
-        turn: task.turn,
-        attempt,
-        subagentType: subagent.name,
-        description: task.description,
-        parentModel: input.modelName,
-        maxTurns: subagent.maxTurns,
-        availableSkills: input.availableSkills,
-        ...(ctx.deadlines ? { deadlineSeconds: subagent.timeoutSeconds } : {}),
-      },
-    ]);
-    return { kind: 'result', result };
-  } catch (err) {
-    return classifyActivityFailure(err);
-  }
+    startToCloseSeconds: subagent.timeoutSeconds + (ctx.deadlines ? input.limits.maxTaskExtensionSeconds : 0),
+    heartbeatSeconds: input.limits.heartbeatTimeoutSeconds,
+    rethrowCancellation: false,
+    input: {
+      threadId: input.threadId,
+      runId: input.runId,
+      userId: input.userId,
+      taskId: task.taskId,
+      toolCallId,
+      turn: task.turn,
+      attempt,
+      subagentType: subagent.name,
+      description: task.description,
+      parentModel: input.modelName,
+      maxTurns: subagent.maxTurns,
+      availableSkills: input.availableSkills,
+      ...(ctx.deadlines ? { deadlineSeconds: subagent.timeoutSeconds } : {}),
+    },
+  });
 }
 
 /**

@@ -1,20 +1,5 @@
 import type { StopReason, SubagentExecutionResult, SubagentProgress, TaskErrorCode, WireStatus } from '../contracts';
-
-/**
- * How one `runSubagent` execution ended, as the workflow observed it. A timed-out execution may
- * have told what it had done so far (`progress`, from the failure's details or its last heartbeat).
- */
-export type ExecutionOutcome =
-  | { readonly kind: 'result'; readonly result: SubagentExecutionResult }
-  | {
-      readonly kind: 'timeout';
-      readonly timeoutType: 'START_TO_CLOSE' | 'SCHEDULE_TO_START' | 'HEARTBEAT' | 'SCHEDULE_TO_CLOSE';
-      readonly progress?: SubagentProgress;
-    }
-  | { readonly kind: 'cancelled' }
-  /** Its worker shut down gracefully and cancelled it (a deploy): a lost worker that said so. */
-  | { readonly kind: 'worker_stopped'; readonly progress?: SubagentProgress }
-  | { readonly kind: 'error'; readonly message: string };
+import { verdictOf, type ExecutionOutcome } from './execution-outcome';
 
 export interface TerminalDecision {
   readonly kind: 'terminal';
@@ -78,38 +63,26 @@ export function decideTaskOutcome(outcome: ExecutionOutcome, ctx: DecisionContex
   // A completion that arrives after the user cancelled is fenced: the task ends cancelled, once.
   // Even then it keeps what the execution spent: usage never drops because a task was stopped.
   if (ctx.cancelRequested) return withProgress(terminal('cancelled', null), progressOf(outcome));
-  switch (outcome.kind) {
+  const verdict = verdictOf(outcome, { timeoutSeconds: ctx.timeoutSeconds, queueTimeoutSeconds: ctx.queueTimeoutSeconds, capacityRejection: ctx.capacityRejection ?? null });
+  switch (verdict.kind) {
     case 'result':
-      return terminal(outcome.result.status, outcome.result.error, outcome.result);
+      return terminal(verdict.result.status, verdict.result.error, verdict.result);
     case 'cancelled':
       return terminal('cancelled', null);
-    case 'error':
-      return terminal('failed', outcome.message);
-    case 'worker_stopped':
-      return ctx.attempt < ctx.maxAttempts
-        ? { kind: 'retry' }
-        : terminal('failed', `Subagent worker shut down during the last of ${ctx.maxAttempts} attempts`);
-    case 'timeout':
-      switch (outcome.timeoutType) {
-        case 'START_TO_CLOSE':
-        case 'SCHEDULE_TO_CLOSE':
-          return withProgress(terminal('timed_out', `Execution timed out after ${ctx.timeoutSeconds} seconds`), outcome.progress);
-        case 'SCHEDULE_TO_START':
-          return ctx.capacityRejection
-            ? capacityRejected(ctx.capacityRejection)
-            : terminal('failed', `Timed out after ${ctx.queueTimeoutSeconds}s waiting for a subagent execution slot`, null, 'capacity_timeout');
-        case 'HEARTBEAT':
-          return ctx.attempt < ctx.maxAttempts
-            ? { kind: 'retry' }
-            : withProgress(terminal('failed', `Subagent worker stopped responding (heartbeat timeout) on all ${ctx.maxAttempts} attempts`), outcome.progress);
-        default: {
-          const unreachable: never = outcome.timeoutType;
-          throw new Error(`unknown timeout type ${String(unreachable)}`);
-        }
-      }
+    case 'crashed':
+      return terminal('failed', verdict.error);
+    case 'timed_out':
+      return withProgress(terminal('timed_out', verdict.error), verdict.progress);
+    case 'no_slot':
+      return verdict.capacityRejection ? capacityRejected(verdict.capacityRejection) : terminal('failed', verdict.queueTimeoutError, null, 'capacity_timeout');
+    case 'lost':
+      if (ctx.attempt < ctx.maxAttempts) return { kind: 'retry' };
+      return verdict.cause === 'shutdown'
+        ? terminal('failed', `Subagent worker shut down during the last of ${ctx.maxAttempts} attempts`)
+        : withProgress(terminal('failed', `Subagent worker stopped responding (heartbeat timeout) on all ${ctx.maxAttempts} attempts`), verdict.progress);
     default: {
-      const unreachable: never = outcome;
-      throw new Error(`unknown outcome ${JSON.stringify(unreachable)}`);
+      const unreachable: never = verdict;
+      throw new Error(`unknown verdict ${JSON.stringify(unreachable)}`);
     }
   }
 }

@@ -1,5 +1,6 @@
 import type { CatalogEntry, ToolCall } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
+import { formatZodIssues } from '../contracts/format-zod-issues';
 import { inputSchemas } from './input-schemas';
 
 /** Longest task description kept in workflow state and summaries. */
@@ -33,12 +34,8 @@ export type TaskCallCheck =
 export function validateTaskCall(call: ToolCall, catalog: readonly CatalogEntry[], policy: TaskPolicy = OPEN_POLICY): TaskCallCheck {
   const parsed = inputSchemas.taskToolArgs().safeParse(call.args);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => {
-      const field = issue.path.length > 0 ? issue.path.join('.') : '(arguments)';
-      const message = issue.code === 'unrecognized_keys' ? `unknown argument(s) ${issue.keys.join(', ')}` : issue.message;
-      return `${field}: ${message}`;
-    });
-    return { ok: false, error: `Invalid task arguments: ${problems.join('; ')}` };
+    const problems = formatZodIssues(parsed.error.issues, '(arguments)', (keys) => `unknown argument(s) ${keys.join(', ')}`);
+    return { ok: false, error: `Invalid task arguments: ${problems}` };
   }
   const type = parsed.data.subagent_type;
   if (type === 'bash' && !policy.hostBashAllowed) return { ok: false, error: LOCAL_BASH_SUBAGENT_DISABLED_MESSAGE };

@@ -5,8 +5,8 @@ import { stringify } from 'yaml';
 import { buildLeadRunInput } from '../../src/client/build-run-input';
 import { TASK_TOOL_HEADING } from '../../src/cli/prompt-command';
 import { loadConfig } from '../../src/config';
-import { leadTaskToolOptions, renderLeadSystemPrompt } from '../../src/prompts';
-import { taskToolSpec } from '../../src/tools';
+import { taskToolSpec } from '../../src/prompts';
+import { leadTaskToolOptions, renderLeadSystemPrompt } from '../../src/registry';
 import { runCli, type CliResult } from './run-cli';
 
 // `deerflow prompt ...` spawned for real: the printed lead prompt is the one leadModelStep renders,

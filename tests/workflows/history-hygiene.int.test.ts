@@ -1,6 +1,6 @@
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { sha256Hex } from '../../src/tools';
+import { sha256Hex } from '../../src/activities/sha256-hex';
 import { createTestEnv } from '../support/temporal-env';
 import { startHarness, type Harness } from '../support/harness';
 

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
+import { sha256Hex } from '../../../src/activities/sha256-hex';
 import { usedToolCallIds, withUniqueToolCallIds } from '../../../src/activities/unique-tool-call-ids';
-import { sha256Hex } from '../../../src/tools';
 
 const tag = sha256Hex('run-1').slice(0, 8);
 const response = (ids: Array<string | undefined>) =>

@@ -6,8 +6,7 @@ import {
   type RunRequest,
 } from '../../../src/client/build-run-input';
 import { AppConfigSchema, type AppConfig, type AppConfigInput } from '../../../src/config';
-import { LeadRunInputSchema } from '../../../src/contracts';
-import { isValidThreadId } from '../../../src/tools/thread-workspace';
+import { isValidThreadId, LeadRunInputSchema } from '../../../src/contracts';
 
 const MODELS: AppConfigInput['models'] = [
   { name: 'alpha', provider: 'scripted', script: 'alpha.yaml' },

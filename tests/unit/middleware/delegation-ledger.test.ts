@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { makeSubagentAdditionalKwargs, sha256Hex } from '../../../src/tools/task-result-message';
+import { sha256Hex } from '../../../src/activities/sha256-hex';
+import { makeSubagentAdditionalKwargs } from '../../../src/activities/task-result-message';
 import {
   DELEGATION_LEDGER_MAX_ENTRIES,
   DESCRIPTION_CAP,

@@ -1,4 +1,5 @@
-import { SUBAGENT_KWARGS, makeSubagentAdditionalKwargs, sha256Hex } from '../../../src/tools/task-result-message';
+import { sha256Hex } from '../../../src/activities/sha256-hex';
+import { SUBAGENT_KWARGS, makeSubagentAdditionalKwargs } from '../../../src/activities/task-result-message';
 import { readSubagentResultMetadata, SUBAGENT_METADATA_KEYS } from '../../../src/middleware';
 
 const SHA = sha256Hex('the full result');

@@ -1,6 +1,7 @@
 import { buildLeadRunInput, type RunRequest } from '../../../src/client/build-run-input';
 import { AppConfigSchema, type AppConfig, type AppConfigInput } from '../../../src/config';
-import { buildLeadSystemPrompt, leadTaskToolOptions, renderLeadSystemPrompt } from '../../../src/prompts';
+import { buildLeadSystemPrompt } from '../../../src/prompts';
+import { leadTaskToolOptions, renderLeadSystemPrompt } from '../../../src/registry';
 import type { ListedSubagent } from '../../../src/prompts/subagent-routing-section';
 
 // The whole lead system message (SPEC §7.1 bullets, §7.3 L1-L4): delegation guidance only when the

@@ -1,5 +1,5 @@
 import { ACCEPTANCE_CRITERIA_DESCRIPTION, buildTaskToolDescription } from '../../../src/prompts/task-tool-description';
-import { taskToolSpec } from '../../../src/tools/task-tool-spec';
+import { taskToolSpec } from '../../../src/prompts/task-tool-spec';
 
 // The `task` tool description (SPEC §7.2, §7.3 R7-R8), pinned in our wording.
 

@@ -1,5 +1,6 @@
 import type { SubagentExecutionResult } from '../../../src/contracts';
-import { capacityRejected, decideTaskOutcome, pollingTimedOut, type DecisionContext, type ExecutionOutcome } from '../../../src/workflows/task-outcome';
+import type { ExecutionOutcome } from '../../../src/workflows/execution-outcome';
+import { capacityRejected, decideTaskOutcome, pollingTimedOut, type DecisionContext } from '../../../src/workflows/task-outcome';
 
 const ctx: DecisionContext = { cancelRequested: false, attempt: 1, maxAttempts: 3, timeoutSeconds: 1800, queueTimeoutSeconds: 300 };
 

@@ -1,13 +1,9 @@
 import type { AppConfig } from '../config/schema';
 import type { CatalogEntry, RunLimits } from '../contracts';
-// The file, not the registry index: the registry imports our role prompts, and going through
-// the folder indexes on both sides is how an import cycle would start.
-import { NO_MANAGED_DEFINITIONS, type ManagedDefinitions } from '../registry/managed-definitions';
-import { resolveLeadAgent } from '../registry/resolve-lead-agent';
-import { resolveSubagent } from '../registry/resolve-subagents';
-import type { ListedDeferredTool } from './deferred-tools-section';
-import { buildLeadSystemPrompt } from './lead-system-prompt';
-import type { ListedSubagent } from './subagent-routing-section';
+import { buildLeadSystemPrompt, type ListedDeferredTool, type ListedSubagent } from '../prompts';
+import { NO_MANAGED_DEFINITIONS, type ManagedDefinitions } from './managed-definitions';
+import { resolveLeadAgent } from './resolve-lead-agent';
+import { resolveSubagent } from './resolve-subagents';
 
 /** The part of a lead step's input the prompt depends on (a `LeadModelStepInput` fits). */
 export interface LeadPromptInput {

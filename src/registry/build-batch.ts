@@ -4,11 +4,12 @@ import {
   AgentNameSchema,
   BATCH_ID_MAX_CHARS,
   CreateBatchInputSchema,
+  formatZodIssues,
+  isValidThreadId,
   type BatchWorkflowInput,
   type CatalogEntry,
   type CreateBatchInput,
 } from '../contracts';
-import { isValidThreadId } from '../tools';
 
 /** One item as a caller gives it. Without keys, items are keyed by position (`000001`, ...). */
 export const BatchRequestItemSchema = z.strictObject({
@@ -54,10 +55,6 @@ function positionalKey(index: number, count: number): string {
   return String(index + 1).padStart(Math.max(6, String(count).length), '0');
 }
 
-function problems(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.join('.') || '(request)'}: ${i.message}`).join('; ');
-}
-
 /**
  * Validates a batch request against the frozen config and the catalog, clamps its limits to the
  * `subagent_batches` ceilings, and resolves everything its items run with. Nothing is stored here.
@@ -67,7 +64,7 @@ export function buildBatch(config: AppConfig, catalog: readonly CatalogEntry[], 
   const settings = config.subagent_batches;
   if (!settings.enabled) throw new Error('subagent_batches.enabled: batches are turned off (set it to true in config.yaml)');
   const parsedRequest = BatchRequestSchema.safeParse(rawRequest);
-  if (!parsedRequest.success) throw new Error(problems(parsedRequest.error));
+  if (!parsedRequest.success) throw new Error(formatZodIssues(parsedRequest.error.issues, '(request)'));
   const request = parsedRequest.data;
   if (request.items.length > settings.max_items_per_batch) {
     throw new Error(`items: ${request.items.length} items is more than subagent_batches.max_items_per_batch (${settings.max_items_per_batch})`);
@@ -104,7 +101,7 @@ export function buildBatch(config: AppConfig, catalog: readonly CatalogEntry[], 
   };
   // The store validates again; checking here names the field before anything is written.
   const checked = CreateBatchInputSchema.safeParse(create);
-  if (!checked.success) throw new Error(problems(checked.error));
+  if (!checked.success) throw new Error(formatZodIssues(checked.error.issues, '(request)'));
   return {
     create,
     maxItems: settings.max_items_per_batch,

@@ -1,12 +1,7 @@
 import { z } from 'zod';
 import { TASK_TOOL_NAME } from '../contracts';
-import { ACCEPTANCE_CRITERIA_DESCRIPTION, buildTaskToolDescription } from '../prompts';
-
-/** An OpenAI-format function tool; every provider package accepts this shape in `bindTools`. */
-export interface FunctionToolSpec {
-  readonly type: 'function';
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: Record<string, unknown> };
-}
+import type { FunctionToolSpec } from './function-tool-spec';
+import { ACCEPTANCE_CRITERIA_DESCRIPTION, buildTaskToolDescription } from './task-tool-description';
 
 /**
  * The lead's `task` tool as the model sees it. The workflow, not a tool function, executes it,

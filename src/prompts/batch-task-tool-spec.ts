@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { BATCH_TASK_TOOL_NAME } from '../contracts';
-import { ACCEPTANCE_CRITERIA_DESCRIPTION, buildBatchTaskToolDescription } from '../prompts';
-import type { FunctionToolSpec } from './task-tool-spec';
+import { buildBatchTaskToolDescription } from './batch-task-tool-description';
+import type { FunctionToolSpec } from './function-tool-spec';
+import { ACCEPTANCE_CRITERIA_DESCRIPTION } from './task-tool-description';
 
 /** The lead's `batch_task` tool as the model sees it; the workflow executes it (a child batch workflow). */
 export function batchTaskToolSpec(options: { subagentNames: readonly string[]; maxItems: number }): FunctionToolSpec {

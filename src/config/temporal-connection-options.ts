@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import type { TLSConfig } from '@temporalio/client';
-import { ConfigError, resolveFromConfigDir, type LoadedConfig } from '../config';
+import { ConfigError } from './config-error';
+import { resolveFromConfigDir, type LoadedConfig } from './load-config';
 
 /**
  * What both a client `Connection` and a worker `NativeConnection` take to reach the configured

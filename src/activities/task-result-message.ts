@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   boundText,
   STOP_REASON_LABELS,
@@ -9,6 +8,7 @@ import {
   type TokenUsage,
   type WireStatus,
 } from '../contracts';
+import { sha256Hex } from './sha256-hex';
 
 /** Keys of the structured outcome on a `task` ToolMessage's `additional_kwargs` (SPEC §3.2). */
 export const SUBAGENT_KWARGS = {
@@ -68,10 +68,6 @@ function withDetail(base: string, detail: string): { content: string; metadataEr
 export function normalizeTokenUsage(value: unknown): TokenUsage | null {
   const parsed = TokenUsageSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
-}
-
-export function sha256Hex(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /**

@@ -2,8 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { temporalConnectionOptions } from '../../../src/client';
-import { isConfigError, loadConfig, type LoadedConfig } from '../../../src/config';
+import { isConfigError, loadConfig, temporalConnectionOptions, type LoadedConfig } from '../../../src/config';
 
 let dir: string;
 beforeEach(() => {

@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { StopReason, WireStatus } from '../../../src/contracts';
+import { sha256Hex } from '../../../src/activities/sha256-hex';
 import {
   SUBAGENT_KWARGS,
   formatSubagentResultMessage,
   makeSubagentAdditionalKwargs,
   normalizeTokenUsage,
-  sha256Hex,
-} from '../../../src/tools/task-result-message';
+} from '../../../src/activities/task-result-message';
 
 const SHA_ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
 const sha = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');

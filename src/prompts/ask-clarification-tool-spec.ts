@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ASK_CLARIFICATION_TOOL_NAME } from '../contracts';
-import type { FunctionToolSpec } from './task-tool-spec';
+import type { FunctionToolSpec } from './function-tool-spec';
 
 /**
  * The lead's `ask_clarification` tool as the model sees it. The workflow executes it: the run
