@@ -12,6 +12,7 @@ import { classifyActivityFailure, failureMessage } from './classify-activity-fai
 import { leadToolSummary, planLeadCalls, type PlannedCall } from './lead-call-plan';
 import type { LeadRunContext } from './lead-run-context';
 import { decideLeadToolFailure } from './lead-tool-outcome';
+import { newTaskState } from './new-lead-run-state';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
 import { applyDecision, runTaskWithSafetyNet, type TaskContext } from './run-task';
@@ -69,7 +70,7 @@ async function answerCall(run: LeadRunContext, planned: Exclude<PlannedCall, { k
     case 'refusedTask': {
       if (!run.ownCallIds) return { kind: 'error', toolCallId: ref.toolCallId, toolName: TASK_TOOL_NAME, error: planned.error };
       // A refused task is a failed task: listed with its error, one `subagent.end`, no start.
-      const task = newTask(ref.callId, turn, planned.subagentType, planned.description);
+      const task = newTaskState(ref.callId, turn, planned.subagentType, planned.description);
       run.state.tasks.push(task);
       applyDecision(task, { kind: 'terminal', status: 'failed', stopReason: null, error: planned.error, errorCode: null, result: null });
       return finishTask(run, ref, task);
@@ -211,26 +212,6 @@ async function runLeadBatch(run: LeadRunContext, ref: LeadCallRef, turn: number)
   return { kind: 'batch', toolCallId: ref.toolCallId, batch: { ...batch, counts: { ...batch.counts } } };
 }
 
-function newTask(taskId: string, turn: number, subagent: string, description: string): TaskState {
-  return {
-    taskId,
-    turn,
-    subagent,
-    description,
-    status: 'pending',
-    stopReason: null,
-    modelName: null,
-    usage: null,
-    resultBrief: null,
-    resultSha256: null,
-    resultRef: null,
-    error: null,
-    errorCode: null,
-    attempts: 0,
-    evidence: null,
-    extendedSeconds: 0,
-  };
-}
 
 /** Runs one task (unless admission already refused it), then records its single terminal event. */
 async function runTask(
@@ -240,7 +221,7 @@ async function runTask(
   turn: number,
   refusal: TerminalDecision | null,
 ): Promise<ToolOutcome> {
-  const task = newTask(planned.ref.callId, turn, planned.subagent.name, planned.description);
+  const task = newTaskState(planned.ref.callId, turn, planned.subagent.name, planned.description);
   run.state.tasks.push(task);
   // Its own scope, so `cancelTask` can cancel this task alone.
   const scope = new CancellationScope();

@@ -1,25 +1,8 @@
 import type { LeadRunState, TaskState } from '../../../src/contracts';
-import { newLeadRunState } from '../../../src/workflows/new-lead-run-state';
+import { newLeadRunState, newTaskState } from '../../../src/workflows/new-lead-run-state';
 import { progressDetails } from '../../../src/workflows/progress-details';
 
-const newTask = (taskId: string): TaskState => ({
-  taskId,
-  turn: 0,
-  subagent: 'general-purpose',
-  description: taskId,
-  status: 'pending',
-  stopReason: null,
-  modelName: null,
-  usage: null,
-  resultBrief: null,
-  resultSha256: null,
-  resultRef: null,
-  error: null,
-  errorCode: null,
-  attempts: 1,
-  evidence: null,
-  extendedSeconds: 0,
-});
+const newTask = (taskId: string): TaskState => ({ ...newTaskState(taskId, 0, 'general-purpose', taskId), attempts: 1 });
 const state = (overrides: Partial<LeadRunState> = {}): LeadRunState => ({ ...newLeadRunState('r', 't'), turn: 1, ...overrides });
 
 describe('progressDetails', () => {
