@@ -18,7 +18,7 @@ import {
   type TokenUsage,
 } from '../contracts';
 import { resolveSubagent, resolveSubagentModelName, subagentDeferredTools, subagentHasTool, type SubagentDefinition } from '../registry';
-import { messageKeys } from '../store';
+import { isAgentDefinitionError, messageKeys } from '../store';
 import { buildDeferredToolsSection, renderSubagentSystemPrompt } from '../prompts';
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
@@ -43,9 +43,15 @@ import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeO
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
   return async function runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
-    // Definitions are read when the task executes; the run's policy and catalog were snapshotted at start.
-    const def = resolveSubagent(input.subagentType, deps.config, await deps.stores.agents.listSubagents());
-    const task = await loadTaskPrompt(deps, input);
+    // Definitions are read when the task executes; the run's policy and catalog were snapshotted at
+    // start. A store that is down then delays the execution (its lease kept), it does not fail it.
+    const [managed, task] = await withHeartbeats(() =>
+      untilStored(
+        () => Promise.all([deps.stores.agents.listSubagents(), loadTaskPrompt(deps, input)]),
+        (err) => !isAgentDefinitionError(err),
+      ),
+    );
+    const def = resolveSubagent(input.subagentType, deps.config, managed);
     if (def === null || task === null) {
       const error =
         def === null
@@ -63,20 +69,25 @@ export function createRunSubagent(deps: ActivityDeps) {
     const receipts = receiptsEnabled ? new ReceiptHarvest(sha256Hex) : null;
     const modelName = resolveSubagentModelName(def, input.parentModel, deps.config);
     const events = new StepEventBuffer(deps.stores.events, input);
-    await events.start(modelName);
+    await withHeartbeats(() => untilStored(() => events.start(modelName)));
 
     // With resume on, the graph checkpoints every step that changed the conversation; an attempt
     // after a lost or stopped worker continues from the last one instead of starting over, in a
     // thread of its own. The first attempt starts clean (a reset workflow runs attempt 1 again).
     const checkpoints = deps.config.subagents.resume ? new ConversationCheckpoints(deps.stores.checkpoints) : null;
     const checkpointThread = subagentCheckpointThread(input, input.attempt);
-    let resumed: ResumePoint | null = null;
-    if (checkpoints !== null && input.attempt > 1) resumed = await takeOverCheckpoint(checkpoints, input, input.attempt);
-    else if (checkpoints !== null) await checkpoints.deleteThread(checkpointThread);
-
-    // Steps the earlier attempts ran but never stored (a killed attempt's unflushed rows) are
-    // written now; after a compaction the indexes of the kept tail are unknown, so nothing is.
-    if (resumed !== null && !resumed.compacted) await events.restore(takenOverSteps(resumed.messages, input.taskId));
+    const resumed = await withHeartbeats(async (): Promise<ResumePoint | null> => {
+      if (checkpoints === null) return null;
+      if (input.attempt === 1) {
+        await checkpoints.deleteThread(checkpointThread);
+        return null;
+      }
+      const point = await takeOverCheckpoint(checkpoints, input, input.attempt);
+      // Steps the earlier attempts ran but never stored (a killed attempt's unflushed rows) are
+      // written now; after a compaction the indexes of the kept tail are unknown, so nothing is.
+      if (point !== null && !point.compacted) await events.restore(takenOverSteps(point.messages, input.taskId));
+      return point;
+    });
     let messages: readonly BaseMessage[] = resumed?.messages ?? [];
     let steps = resumed?.steps ?? 0;
     const progress = (): SubagentProgress => ({
@@ -151,11 +162,11 @@ export function createRunSubagent(deps: ActivityDeps) {
       }, progress);
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
       const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
-      if (checkpoints !== null) await dropCheckpoints(checkpoints, input, input.attempt);
+      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, input, input.attempt);
       return result;
     } catch (err) {
       if (isCancelledFailure(err)) {
-        if (checkpoints !== null) await dropCheckpoints(checkpoints, input, input.attempt);
+        if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, input, input.attempt);
         throw err;
       }
       // Runs again on another worker (the workflow decides), never a failed result of this task.
@@ -166,7 +177,7 @@ export function createRunSubagent(deps: ActivityDeps) {
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
       const result = await finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed), resumed);
-      if (checkpoints !== null) await dropCheckpoints(checkpoints, input, input.attempt);
+      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, input, input.attempt);
       return result;
     } finally {
       deadline?.stop();

@@ -105,8 +105,9 @@ export function resumedRecursionLimit(fullLimit: number, point: ResumePoint): nu
 
 /**
  * Deletes the checkpoints of a task's attempts up to `attempt` once nothing can resume it. An
- * earlier attempt still running (its lease lapsed) deletes its own thread when it ends. A failure
- * only leaves rows behind.
+ * earlier attempt still running (its lease lapsed) deletes its own thread when it ends. Give it the
+ * store's saver, not one that retries: a store that is down must not hold a finished execution (a
+ * failure only leaves rows behind).
  */
 export async function dropCheckpoints(saver: BaseCheckpointSaver, input: TaskIdentity, attempt: number): Promise<void> {
   for (const thread of [subagentCheckpointThread(input, attempt), ...(attempt > 1 ? earlierCheckpointThreads(input, attempt) : [])]) {

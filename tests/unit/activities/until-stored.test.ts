@@ -25,3 +25,14 @@ test('a cancelled execution stops retrying and throws its cancellation', async (
   await expect(env.run(() => untilStored(write))).rejects.toBeInstanceOf(CancelledFailure);
   expect(calls).toBe(2);
 });
+
+test('a failure the outage cannot explain is thrown at once', async () => {
+  const env = new MockActivityEnvironment();
+  let calls = 0;
+  const write = async (): Promise<string> => {
+    calls += 1;
+    throw new TypeError('stored definition does not validate');
+  };
+  await expect(env.run(() => untilStored(write, (err) => !(err instanceof TypeError)))).rejects.toThrow('stored definition does not validate');
+  expect(calls).toBe(1);
+});
