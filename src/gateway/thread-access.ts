@@ -54,6 +54,9 @@ export async function assertThreadAvailable(deps: ThreadAccessDeps, threadId: st
     `WorkflowType = '${WORKFLOW_TYPES.leadRun}' AND ${SA_THREAD_ID.name} = '${threadId}' AND ExecutionStatus = 'Running'`,
   );
   if (running.count > 0) {
+    // That run may have claimed the thread for another user since the first check (it claims
+    // before it starts): the thread is then theirs, a 404 like any other user's thread.
+    if (caller.scoped && (await ownedByAnother(deps, threadId, caller))) throw threadNotFound(threadId);
     throw new GatewayError(GatewayErrorCode.Conflict, `thread "${threadId}" has a run in progress; wait for it or cancel it`);
   }
 }
