@@ -25,7 +25,7 @@ function earlierCheckpointThreads(input: TaskIdentity, attempt: number): string[
   return [...Array.from({ length: attempt - 1 }, (_, i) => subagentCheckpointThread(input, attempt - 1 - i)), legacyCheckpointThread(input)];
 }
 
-/** Where an execution takes over an earlier attempt: its conversation at the last completed graph step. */
+/** Where an execution takes over an earlier attempt: its conversation at the last stored graph step. */
 export interface ResumePoint {
   readonly messages: readonly BaseMessage[];
   /** LangGraph's step number of that checkpoint (the recursion limit counts on from it). */
@@ -42,8 +42,8 @@ export interface ResumePoint {
  * Where attempt `attempt` of a task takes over, or null when no earlier attempt completed a graph
  * step. The latest checkpoint of the newest earlier attempt that has one is copied into this
  * attempt's own thread (with its pending writes), which the execution then continues. A checkpoint
- * is written when a graph node completes, so a model call or a tool round that was running when the
- * worker went away is not in it and runs again.
+ * is stored when a graph step that changed the conversation completes, so a model call or a tool
+ * round that was running when the worker went away is not in it and runs again.
  */
 export async function takeOverCheckpoint(saver: BaseCheckpointSaver, input: TaskIdentity, attempt: number): Promise<ResumePoint | null> {
   for (const thread of earlierCheckpointThreads(input, attempt)) {
