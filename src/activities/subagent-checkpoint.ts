@@ -55,11 +55,6 @@ export async function takeOverCheckpoint(saver: BaseCheckpointSaver, input: Task
   return null;
 }
 
-/** The latest checkpoint of `thread` as a resume point, or null when it has none. */
-export async function resumePoint(saver: BaseCheckpointSaver, thread: string): Promise<ResumePoint | null> {
-  return (await latestCheckpoint(saver, thread))?.point ?? null;
-}
-
 async function latestCheckpoint(saver: BaseCheckpointSaver, thread: string): Promise<{ saved: CheckpointTuple; point: ResumePoint } | null> {
   const saved = await saver.getTuple(threadConfig(thread));
   const messages = saved?.checkpoint.channel_values['messages'];

@@ -88,3 +88,21 @@ function buildServer(cancelled: number[]): McpServer {
   server.registerTool('needs.dot', { description: 'A dotted name' }, () => ({ content: [{ type: 'text', text: 'dot' }] }));
   return server;
 }
+
+/**
+ * The SDK's streamable-HTTP test server for the tests of one file: started before them, closed
+ * after. Call the returned function inside a test for the running server.
+ */
+export function useMcpHttpServer(): () => TestMcpHttpServer {
+  let server: TestMcpHttpServer | undefined;
+  beforeAll(async () => {
+    server = await startMcpHttpServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return () => {
+    if (server === undefined) throw new Error('the MCP HTTP server is not started yet (use it inside a test)');
+    return server;
+  };
+}

@@ -6,23 +6,17 @@ import type { temporal as proto } from '@temporalio/proto';
 import { buildRunReport } from '../../src/cli/run-report';
 import type { RecordedModelRequest } from '../support/model-request-recorder';
 import type { Harness } from '../support/harness';
-import { everythingServerConfig, startMcpHttpServer, type TestMcpHttpServer } from '../support/mcp-servers';
+import { everythingServerConfig, useMcpHttpServer } from '../support/mcp-servers';
 import { useTemporal } from '../support/use-temporal';
 
 const temporal = useTemporal();
 
-let web: TestMcpHttpServer;
-beforeAll(async () => {
-  web = await startMcpHttpServer();
-});
-afterAll(async () => {
-  await web.close();
-});
+const web = useMcpHttpServer();
 
 /** Real servers (server-everything over stdio, the SDK's streamable HTTP on loopback), deferred behind tool_search. */
 function toolSearchConfig(extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    mcp_servers: { everything: everythingServerConfig({ tools: ['echo', 'get-sum'] }), web: { transport: 'http', url: web.url } },
+    mcp_servers: { everything: everythingServerConfig({ tools: ['echo', 'get-sum'] }), web: { transport: 'http', url: web().url } },
     tool_search: { enabled: true },
     ...extra,
   };

@@ -1,22 +1,16 @@
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
 import { buildRunReport } from '../../src/cli/run-report';
 import type { Harness } from '../support/harness';
-import { everythingServerConfig, startMcpHttpServer, type TestMcpHttpServer } from '../support/mcp-servers';
+import { everythingServerConfig, startMcpHttpServer, useMcpHttpServer } from '../support/mcp-servers';
 import { useTemporal } from '../support/use-temporal';
 
 const temporal = useTemporal();
 
-let web: TestMcpHttpServer;
-beforeAll(async () => {
-  web = await startMcpHttpServer();
-});
-afterAll(async () => {
-  await web.close();
-});
+const web = useMcpHttpServer();
 
 /** Real servers: server-everything over stdio and the SDK's streamable HTTP on loopback. */
 function mcpServers(): Record<string, unknown> {
-  return { everything: everythingServerConfig({ tools: ['echo', 'get-sum'] }), web: { transport: 'http', url: web.url } };
+  return { everything: everythingServerConfig({ tools: ['echo', 'get-sum'] }), web: { transport: 'http', url: web().url } };
 }
 
 /** The thread's tool messages, by tool name. */

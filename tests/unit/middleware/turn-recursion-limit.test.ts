@@ -4,7 +4,7 @@ import { createAgent, createMiddleware } from 'langchain';
 import { z } from 'zod';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
-import { resumedRecursionLimit, resumePoint } from '../../../src/activities/subagent-checkpoint';
+import { resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint } from '../../../src/activities/subagent-checkpoint';
 
 /** A chain with the given numbers of each node hook (no-ops). */
 function chain(shape: { beforeAgent: number; beforeModel: number; afterModel: number; afterAgent: number }) {
@@ -59,17 +59,18 @@ test('a chain whose afterAgent hooks would cut a final answer short is refused',
 
 /**
  * Runs until `stopAfter` model calls are checkpointed (then aborts, as a lost worker would), and
- * resumes a fresh agent on the same checkpoints under {@link resumedRecursionLimit}: the turn cap
- * holds across the two.
+ * resumes a fresh agent as the next attempt does (its own thread, taken over) under
+ * {@link resumedRecursionLimit}: the turn cap holds across the two.
  */
 async function runAcrossResume(middleware: ReturnType<typeof chain>, maxTurns: number, stopAfter: number): Promise<{ calls: number; capped: boolean }> {
   const saver = new MemorySaver();
-  const config = { configurable: { thread_id: 'task' } };
+  const task = { threadId: 'thread', runId: 'run', taskId: '0.0' };
+  const attempt = (n: number) => ({ configurable: { thread_id: subagentCheckpointThread(task, n) } });
   const scenario = parseScenario({ subagents: [{ match: '*', turns: [{ tool_calls: [{ name: 'noop', args: {} }], repeat: 'forever' }] }] }, 'probe');
   const agent = () => createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' }), tools: [noop], middleware, checkpointer: saver });
   const full = recursionLimitForTurns(maxTurns, middleware);
   const first = new AbortController();
-  const stream = await agent().stream({ messages: [{ role: 'user', content: 'go' }] }, { ...config, streamMode: 'values', recursionLimit: full, signal: first.signal });
+  const stream = await agent().stream({ messages: [{ role: 'user', content: 'go' }] }, { ...attempt(1), streamMode: 'values', recursionLimit: full, signal: first.signal });
   try {
     for await (const chunk of stream) {
       if (chunk.messages.filter((m) => m.type === 'tool').length === stopAfter) first.abort();
@@ -77,11 +78,11 @@ async function runAcrossResume(middleware: ReturnType<typeof chain>, maxTurns: n
   } catch (err) {
     if (!first.signal.aborted) throw err;
   }
-  const point = await resumePoint(saver, 'task');
+  const point = await takeOverCheckpoint(saver, task, 2);
   if (point === null) throw new Error('nothing was checkpointed');
   let calls = 0;
   try {
-    const resumed = await agent().stream(null, { ...config, streamMode: 'values', recursionLimit: resumedRecursionLimit(full, point) });
+    const resumed = await agent().stream(null, { ...attempt(2), streamMode: 'values', recursionLimit: resumedRecursionLimit(full, point) });
     for await (const chunk of resumed) calls = chunk.messages.filter((m) => m.type === 'ai').length;
     return { calls, capped: false };
   } catch (err) {
