@@ -22,6 +22,7 @@ const zodFreeContracts = [
   'mcp-tool-names',
   'message-text',
   'search-attributes',
+  'subagent-task-wire',
   'task-queues',
   'tool-names',
   'tool-patterns',

@@ -11,7 +11,7 @@ import type {
   PrepareLeadBatchInput,
   RewriteLeadTurnInput,
   SubagentExecutionResult,
-  SubagentTaskInput,
+  SubagentTaskWire,
   TaskEndEventInput,
 } from '../contracts';
 
@@ -45,5 +45,5 @@ export type { BatchActivities } from './batch-items';
 /** Activities on the `deerflow-subagents` task queue. */
 export interface SubagentActivities {
   /** Runs one subagent execution to its end; heartbeats while it runs. */
-  runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult>;
+  runSubagent(input: SubagentTaskWire): Promise<SubagentExecutionResult>;
 }

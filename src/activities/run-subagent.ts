@@ -8,13 +8,18 @@ import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
 import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '../middleware/agent';
 import {
   boundText,
+  executionScopeOf,
+  formatZodIssues,
+  INVALID_INPUT_TYPE,
   isCancelledFailure,
+  SubagentTaskInputSchema,
   TASK_DEADLINE_EXCEEDED_TYPE,
   TaskToolArgsSchema,
   type SubagentEvidence,
   type SubagentExecutionResult,
   type SubagentProgress,
   type SubagentTaskInput,
+  type SubagentTaskWire,
   type TokenUsage,
 } from '../contracts';
 import { resolveSubagent, resolveSubagentModelName, subagentDeferredTools, subagentHasTool, type SubagentDefinition } from '../registry';
@@ -42,7 +47,9 @@ import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeO
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
-  return async function runSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
+  return async function runSubagent(wire: SubagentTaskWire): Promise<SubagentExecutionResult> {
+    const input = parseTaskInput(wire);
+    const scope = executionScopeOf(input);
     // Definitions are read when the task executes; the run's policy and catalog were snapshotted at
     // start. A store that is down then delays the execution (its lease kept), it does not fail it.
     const [managed, task] = await withHeartbeats(() =>
@@ -56,8 +63,8 @@ export function createRunSubagent(deps: ActivityDeps) {
       const error =
         def === null
           ? `Subagent type '${input.subagentType}' is no longer defined (it was removed or disabled after the run started)`
-          : input.batchItem
-            ? `Batch item ${input.batchItem.key} not found in batch ${input.batchItem.batchId}`
+          : input.kind === 'batchItem'
+            ? `Batch item ${input.key} not found in batch ${input.batchId}`
             : `Task call ${input.taskId} not found in turn ${input.turn}`;
       return finish(deps, input, input.parentModel, { status: 'failed', stopReason: null, error, resultText: null }, null, 0);
     }
@@ -75,17 +82,17 @@ export function createRunSubagent(deps: ActivityDeps) {
     // after a lost or stopped worker continues from the last one instead of starting over, in a
     // thread of its own. The first attempt starts clean (a reset workflow runs attempt 1 again).
     const checkpoints = deps.config.subagents.resume ? new ConversationCheckpoints(deps.stores.checkpoints) : null;
-    const checkpointThread = subagentCheckpointThread(input, input.attempt);
+    const checkpointThread = subagentCheckpointThread(scope, input.attempt);
     const resumed = await withHeartbeats(async (): Promise<ResumePoint | null> => {
       if (checkpoints === null) return null;
       if (input.attempt === 1) {
         await checkpoints.deleteThread(checkpointThread);
         return null;
       }
-      const point = await takeOverCheckpoint(checkpoints, input, input.attempt);
+      const point = await takeOverCheckpoint(checkpoints, scope, input.attempt);
       // Steps the earlier attempts ran but never stored (a killed attempt's unflushed rows) are
       // written now; after a compaction the indexes of the kept tail are unknown, so nothing is.
-      if (point !== null && !point.compacted) await events.restore(takenOverSteps(point.messages, input.taskId));
+      if (point !== null && !point.compacted) await events.restore(takenOverSteps(point.messages, scope.taskId));
       return point;
     });
     let messages: readonly BaseMessage[] = resumed?.messages ?? [];
@@ -102,7 +109,7 @@ export function createRunSubagent(deps: ActivityDeps) {
     const reporter = new TaskProgressReporter(input);
     const usage = new UsageCollector(() => reporter.publish(progress()), resumed?.usage ?? null);
     // An extendable task enforces its own deadline, asking the run for extensions when it is reached.
-    const deadline = input.deadlineSeconds === undefined ? null : armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(input.taskId));
+    const deadline = input.kind === 'task' && input.deadlineSeconds !== undefined ? armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(scope.taskId)) : null;
     try {
       const outcome = await withHeartbeats(async (cancelled) => {
         const signal = deadline === null ? cancelled : AbortSignal.any([cancelled, deadline.signal]);
@@ -120,7 +127,7 @@ export function createRunSubagent(deps: ActivityDeps) {
         const middleware = [...(receiptsEnabled ? withToolReceipts(chain) : chain), spans];
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
-        const runKey = `${input.runId}:${input.taskId}#${input.attempt}`;
+        const runKey = `${scope.runId}:${scope.taskId}#${input.attempt}`;
         const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills, deferred ?? []);
         const cursor = newStepCursor();
         // The steps taken over are neither run nor reported again; the first new one says where it resumed.
@@ -145,7 +152,7 @@ export function createRunSubagent(deps: ActivityDeps) {
             const total = steps + fresh.length;
             for (const message of fresh) {
               steps += 1;
-              const step = { ...buildSubagentStep(message, input.taskId, steps), total_messages: total };
+              const step = { ...buildSubagentStep(message, scope.taskId, steps), total_messages: total };
               await events.add(resumedFrom === undefined ? step : { ...step, resumed_from: resumedFrom }, usage.total);
               resumedFrom = undefined;
             }
@@ -162,11 +169,11 @@ export function createRunSubagent(deps: ActivityDeps) {
       }, progress);
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
       const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
-      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, input, input.attempt);
+      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
       return result;
     } catch (err) {
       if (isCancelledFailure(err)) {
-        if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, input, input.attempt);
+        if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
         throw err;
       }
       // Runs again on another worker (the workflow decides), never a failed result of this task.
@@ -177,13 +184,23 @@ export function createRunSubagent(deps: ActivityDeps) {
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
       const result = await finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed), resumed);
-      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, input, input.attempt);
+      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
       return result;
     } finally {
       deadline?.stop();
       await events.flush();
     }
   };
+}
+
+/**
+ * The tagged input, whichever shape the workflow sent (see `SubagentTaskInputSchema`). An input no
+ * shape accepts fails the execution at once: no retry can fix it.
+ */
+function parseTaskInput(wire: SubagentTaskWire): SubagentTaskInput {
+  const parsed = SubagentTaskInputSchema.safeParse(wire);
+  if (parsed.success) return parsed.data;
+  throw ApplicationFailure.nonRetryable(`runSubagent input: ${formatZodIssues(parsed.error.issues, 'input')}`, INVALID_INPUT_TYPE);
 }
 
 /** The task's timeout as its run sees it now (query `taskTimeout`); 0 = unknown there. */
@@ -209,9 +226,9 @@ async function loadTaskPrompt(
   deps: ActivityDeps,
   input: SubagentTaskInput,
 ): Promise<{ prompt: string; acceptanceCriteria: readonly string[] | undefined } | null> {
-  if (input.batchItem) {
+  if (input.kind === 'batchItem') {
     // Items are owner-scoped: the owner is the user the item runs for.
-    const item = await deps.stores.batches.getItem(input.batchItem.batchId, input.userId, input.batchItem.key);
+    const item = await deps.stores.batches.getItem(input.batchId, input.userId, input.key);
     return item ? { prompt: item.prompt, acceptanceCriteria: item.acceptance_criteria ?? undefined } : null;
   }
   const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
@@ -242,7 +259,7 @@ async function buildAgent(
 ) {
   const dataDir = deps.config.store.data_dir;
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
-  const workspace = new ThreadWorkspace(dataDir, input.threadId, input.batchItem && { batchId: input.batchItem.batchId, itemKey: input.batchItem.key });
+  const workspace = new ThreadWorkspace(dataDir, input.threadId, input.kind === 'batchItem' ? { batchId: input.batchId, itemKey: input.key } : undefined);
   const tools = [
     ...createAgentTools({
       workspace,
@@ -280,12 +297,10 @@ async function finish(
   resumed: ResumePoint | null = null,
 ): Promise<SubagentExecutionResult> {
   const text = outcome.resultText;
-  const resultRef =
-    text === null
-      ? null
-      : await untilStored(() => deps.stores.results.putResult({ threadId: input.threadId, runId: input.runId, taskId: input.taskId, attempt: input.attempt, text }));
+  const scope = executionScopeOf(input);
+  const resultRef = text === null ? null : await untilStored(() => deps.stores.results.putResult({ ...scope, attempt: input.attempt, text }));
   return {
-    taskId: input.taskId,
+    taskId: scope.taskId,
     attempt: input.attempt,
     status: outcome.status,
     stopReason: outcome.stopReason,

@@ -1,5 +1,5 @@
 import { log } from '@temporalio/activity';
-import { SUBAGENT_EVENT_CATEGORY, type SubagentStepPayload, type SubagentTaskInput, type TokenUsage } from '../contracts';
+import { executionScopeOf, SUBAGENT_EVENT_CATEGORY, type SubagentExecutionScope, type SubagentStepPayload, type SubagentTaskInput, type TokenUsage } from '../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type NewRunEvent, type RunEventStore } from '../store';
 import type { TakenOverStep } from './step-capture';
 
@@ -13,24 +13,27 @@ export const FLUSH_THRESHOLD = 25;
  */
 export class StepEventBuffer {
   private pending: NewRunEvent[] = [];
+  private readonly scope: SubagentExecutionScope;
 
   constructor(
     private readonly store: RunEventStore,
     private readonly task: SubagentTaskInput,
-  ) {}
+  ) {
+    this.scope = executionScopeOf(task);
+  }
 
   /** Writes `subagent.start` once per task (a later attempt finds it already written). */
   async start(modelName: string): Promise<void> {
     await this.store.putBatch([
       {
-        dedupeKey: `start:${this.task.threadId}:${this.task.runId}:${this.task.taskId}`,
-        runId: this.task.runId,
-        threadId: this.task.threadId,
+        dedupeKey: `start:${this.scope.threadId}:${this.scope.runId}:${this.scope.taskId}`,
+        runId: this.scope.runId,
+        threadId: this.scope.threadId,
         category: SUBAGENT_EVENT_CATEGORY,
         event: 'subagent.start',
-        taskId: this.task.taskId,
+        taskId: this.scope.taskId,
         payload: {
-          task_id: this.task.taskId,
+          task_id: this.scope.taskId,
           description: this.task.description,
           subagent: this.task.subagentType,
           model_name: modelName,
@@ -63,7 +66,7 @@ export class StepEventBuffer {
 
   private async storedStepIndexes(): Promise<Set<number>> {
     const indexes = new Set<number>();
-    const { runId, threadId, taskId } = this.task;
+    const { runId, threadId, taskId } = this.scope;
     let afterSeq: number | undefined;
     for (;;) {
       const page = await this.store.listEvents({ runId, threadId, taskId, eventTypes: ['subagent.step'], afterSeq, limit: DEFAULT_LIST_EVENTS_LIMIT });
@@ -75,12 +78,12 @@ export class StepEventBuffer {
 
   private row(step: SubagentStepPayload, usage: TokenUsage | null): NewRunEvent {
     return {
-      dedupeKey: `step:${this.task.threadId}:${this.task.runId}:${this.task.taskId}:${this.task.attempt}:${step.message_index}`,
-      runId: this.task.runId,
-      threadId: this.task.threadId,
+      dedupeKey: `step:${this.scope.threadId}:${this.scope.runId}:${this.scope.taskId}:${this.task.attempt}:${step.message_index}`,
+      runId: this.scope.runId,
+      threadId: this.scope.threadId,
       category: SUBAGENT_EVENT_CATEGORY,
       event: 'subagent.step',
-      taskId: this.task.taskId,
+      taskId: this.scope.taskId,
       payload: { ...step, usage },
     };
   }

@@ -1,9 +1,7 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import type { BaseCheckpointSaver, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { log } from '@temporalio/activity';
-import { addUsage, usageOfMessage, TokenUsageSchema, type SubagentTaskInput, type TokenUsage } from '../contracts';
-
-type TaskIdentity = Pick<SubagentTaskInput, 'threadId' | 'runId' | 'taskId'>;
+import { addUsage, usageOfMessage, TokenUsageSchema, type SubagentExecutionScope, type TokenUsage } from '../contracts';
 
 /**
  * The checkpoint thread of one attempt of a task (the run id is unique in its thread, the task id
@@ -11,17 +9,17 @@ type TaskIdentity = Pick<SubagentTaskInput, 'threadId' | 'runId' | 'taskId'>;
  * lease lapsed may still be running beside its successor, and its writes and its final delete
  * must not touch the state the successor resumed from.
  */
-export function subagentCheckpointThread(input: TaskIdentity, attempt: number): string {
+export function subagentCheckpointThread(input: SubagentExecutionScope, attempt: number): string {
   return `${legacyCheckpointThread(input)}#${attempt}`;
 }
 
 /** The one thread all attempts of a task shared before threads were per attempt; still read once by a resume after a deploy. */
-function legacyCheckpointThread(input: TaskIdentity): string {
+function legacyCheckpointThread(input: SubagentExecutionScope): string {
   return `subagent:${input.threadId}:${input.runId}:${input.taskId}`;
 }
 
 /** The threads an attempt may take over from, newest first: an attempt that never checkpointed leaves the one before it. */
-function earlierCheckpointThreads(input: TaskIdentity, attempt: number): string[] {
+function earlierCheckpointThreads(input: SubagentExecutionScope, attempt: number): string[] {
   return [...Array.from({ length: attempt - 1 }, (_, i) => subagentCheckpointThread(input, attempt - 1 - i)), legacyCheckpointThread(input)];
 }
 
@@ -45,7 +43,7 @@ export interface ResumePoint {
  * is stored when a graph step that changed the conversation completes, so a model call or a tool
  * round that was running when the worker went away is not in it and runs again.
  */
-export async function takeOverCheckpoint(saver: BaseCheckpointSaver, input: TaskIdentity, attempt: number): Promise<ResumePoint | null> {
+export async function takeOverCheckpoint(saver: BaseCheckpointSaver, input: SubagentExecutionScope, attempt: number): Promise<ResumePoint | null> {
   for (const thread of earlierCheckpointThreads(input, attempt)) {
     const latest = await latestCheckpoint(saver, thread);
     if (latest === null) continue;
@@ -104,7 +102,7 @@ export function resumedRecursionLimit(fullLimit: number, point: ResumePoint): nu
  * store's saver, not one that retries: a store that is down must not hold a finished execution (a
  * failure only leaves rows behind).
  */
-export async function dropCheckpoints(saver: BaseCheckpointSaver, input: TaskIdentity, attempt: number): Promise<void> {
+export async function dropCheckpoints(saver: BaseCheckpointSaver, input: SubagentExecutionScope, attempt: number): Promise<void> {
   for (const thread of [subagentCheckpointThread(input, attempt), ...(attempt > 1 ? earlierCheckpointThreads(input, attempt) : [])]) {
     try {
       await saver.deleteThread(thread);

@@ -20,7 +20,7 @@ export class TaskProgressReporter {
     this.#ctx.heartbeat(progress);
     const workflowId = this.#ctx.info.workflowExecution?.workflowId;
     const key = JSON.stringify([progress.usage, progress.evidence]);
-    if (this.input.batchItem || workflowId === undefined || key === this.#sent) return;
+    if (this.input.kind !== 'task' || workflowId === undefined || key === this.#sent) return;
     this.#sent = key;
     const { taskId, attempt } = this.input;
     try {

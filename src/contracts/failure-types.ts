@@ -18,7 +18,7 @@ export const TASK_DEADLINE_EXCEEDED_TYPE = 'TaskDeadlineExceeded';
  */
 export const WORKER_SHUTDOWN_TYPE = 'WorkerShutdown';
 
-/** Failure type of a workflow started with input its contract refuses: no retry can fix the input. */
+/** Failure type of a workflow started, or an activity scheduled, with input its contract refuses: no retry can fix the input. */
 export const INVALID_INPUT_TYPE = 'InvalidInput';
 
 /** Failure type of a `cancelBatch` from someone who does not own the batch (or a missing batch). */

@@ -42,7 +42,6 @@ export {
   LeadTokenBudgetSchema,
   LeadLoopLimitsSchema,
   LeadRunInputSchema,
-  SubagentTaskInputSchema,
   SubagentExecutionResultSchema,
   SubagentEvidenceSchema,
   EVIDENCE_MAX_FLAGGED,
@@ -84,7 +83,6 @@ export type {
   LeadTokenBudget,
   LeadLoopLimits,
   LeadRunInput,
-  SubagentTaskInput,
   SubagentExecutionResult,
   SubagentEvidence,
   TaskPhase,
@@ -116,6 +114,10 @@ export type {
   ExtendTaskRequest,
   ExtendTaskResult,
 } from './workflow-io';
+export { SubagentTaskInputSchema, LeadTaskExecutionSchema, BatchItemExecutionSchema, executionScopeOf } from './subagent-task-input';
+export type { SubagentTaskInput, LeadTaskExecution, BatchItemExecution, SubagentExecutionScope } from './subagent-task-input';
+export { subagentTaskWire } from './subagent-task-wire';
+export type { SubagentTaskWire } from './subagent-task-wire';
 export {
   SUBAGENT_EVENT_CATEGORY,
   SUBAGENT_EVENTS,

@@ -95,39 +95,6 @@ export const LeadRunInputSchema = z.object({
 });
 export type LeadRunInput = z.infer<typeof LeadRunInputSchema>;
 
-/** Input of the `runSubagent` activity. The task prompt is read from the stored AI message. */
-export const SubagentTaskInputSchema = z.object({
-  threadId: id,
-  runId: id,
-  userId: id,
-  /**
-   * The id the run gave the `task` call (`<turn>.<index>`): the key of its activity, events and
-   * result. Runs recorded before the run assigned ids used the provider's tool-call id.
-   */
-  taskId: id,
-  /** The call's tool-call id in the stored lead message (unique in the thread); absent = `taskId`. */
-  toolCallId: id.optional(),
-  /** Lead turn whose AI message holds the `task` call. */
-  turn: z.number().int().nonnegative(),
-  /** 1-based execution number, chosen by the workflow. */
-  attempt: z.number().int().min(1),
-  subagentType: id,
-  description: z.string(),
-  parentModel: id,
-  maxTurns: z.number().int().positive(),
-  /** The parent run's skills snapshot, intersected with the subagent's own skills. */
-  availableSkills: z.array(z.string()).nullable().default(null),
-  /**
-   * The task's timeout when the execution enforces its own, extendable deadline (the activity's
-   * start-to-close is then only a backstop): at that deadline it asks the run (query `taskTimeout`)
-   * for extensions. Absent: the start-to-close timeout is the deadline.
-   */
-  deadlineSeconds: z.number().int().positive().optional(),
-  /** Set for a batch item: the prompt is the item's stored row, not a `task` call of a lead turn. */
-  batchItem: z.object({ batchId: id, key: id }).optional(),
-});
-export type SubagentTaskInput = z.infer<typeof SubagentTaskInputSchema>;
-
 /** Most flagged lines an evidence summary carries (history stays bounded). */
 export const EVIDENCE_MAX_FLAGGED = 20;
 /** Longest flagged line of an evidence summary. */

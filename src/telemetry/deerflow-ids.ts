@@ -26,8 +26,9 @@ const SPAN_KEYS: Record<keyof DeerflowIds, string> = {
 };
 
 /**
- * The ids an activity input carries (`threadId`, `runId`, `taskId`, `callId`, `batchId`, and a batch
- * item's `batchItem.batchId`). Every activity takes one object; anything else has no ids.
+ * The ids an activity input carries (`threadId`, `runId`, `taskId`, `callId`, `batchId`; a batch
+ * item's `key` as its task id, and the `batchItem.batchId` of an untagged item input). Every
+ * activity takes one object; anything else has no ids.
  */
 export function deerflowIdsOf(input: unknown): DeerflowIds {
   if (typeof input !== 'object' || input === null) return {};
@@ -37,6 +38,8 @@ export function deerflowIdsOf(input: unknown): DeerflowIds {
     const value = record[field];
     if (typeof value === 'string') ids[key] = value;
   }
+  // A batch item's events file its key as their task id.
+  if (ids['task_id'] === undefined && record['kind'] === 'batchItem' && typeof record['key'] === 'string') ids['task_id'] = record['key'];
   const item = record['batchItem'];
   if (ids['batch_id'] === undefined && typeof item === 'object' && item !== null) {
     const batchId = (item as Record<string, unknown>)['batchId'];

@@ -146,18 +146,17 @@ function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tr
     heartbeatSeconds: runtime.leaseSeconds,
     rethrowCancellation: true,
     input: {
+      kind: 'batchItem',
       threadId: runtime.threadId,
-      runId: runtime.batchId,
+      batchId: runtime.batchId,
+      key,
       userId: runtime.ownerId,
-      taskId: key,
-      turn: 0,
       attempt,
       subagentType: runtime.subagent.name,
       description: key,
       parentModel: runtime.parentModel,
       maxTurns: runtime.subagent.maxTurns,
       availableSkills: runtime.availableSkills,
-      batchItem: { batchId: runtime.batchId, key },
     },
   });
 }

@@ -1,6 +1,7 @@
 import { isCancellation } from '@temporalio/workflow';
 import type { SubagentTaskInput } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
+import { subagentTaskWire } from '../contracts/subagent-task-wire';
 import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 import { subagents } from './activity-proxies';
 import { classifyActivityFailure } from './classify-activity-failure';
@@ -41,7 +42,7 @@ export async function executeSubagent(execution: SubagentExecution): Promise<Exe
         heartbeatTimeout: execution.heartbeatSeconds * 1000,
         retry: { maximumAttempts: 1 },
       },
-      [execution.input],
+      [subagentTaskWire(execution.input)],
     );
     return { kind: 'result', result };
   } catch (err) {

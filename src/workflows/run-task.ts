@@ -93,6 +93,7 @@ function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, 
     heartbeatSeconds: input.limits.heartbeatTimeoutSeconds,
     rethrowCancellation: false,
     input: {
+      kind: 'task',
       threadId: input.threadId,
       runId: input.runId,
       userId: input.userId,

@@ -11,6 +11,7 @@ describe('deerflowIdsOf', () => {
       batch_id: 'b1',
     });
     expect(deerflowIdsOf({ batchId: 'b2', limit: 3 })).toEqual({ batch_id: 'b2' });
+    expect(deerflowIdsOf({ kind: 'batchItem', threadId: 't', batchId: 'b3', key: '01', attempt: 1 })).toEqual({ thread_id: 't', task_id: '01', batch_id: 'b3' });
   });
 
   it('finds nothing in inputs that are not objects or hold no string ids', () => {
