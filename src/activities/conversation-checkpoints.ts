@@ -4,9 +4,9 @@ import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 
 /**
  * A subagent's checkpointer that stores a checkpoint only when the conversation changed: the
- * input, each model response, each round of tool results, a compaction. The middleware chain
- * adds a graph step per hook (ten steps for a one-turn task), and writing every one of them cost
- * a fifth of a task's CPU. A resume starts from the last stored checkpoint and runs the hooks
+ * input, each model response, each round of tool results, a compaction. The middleware chain's
+ * hooks are graph steps of their own (four steps for a one-turn task, nine before they were
+ * folded into one node per hook kind), and writing every one of them cost a fifth of a task's CPU. A resume starts from the last stored checkpoint and runs the hooks
  * after it again; they are functions of the state, so they decide the same. Writes of a step
  * whose checkpoint was not stored are not stored either (a resume reruns that step).
  *

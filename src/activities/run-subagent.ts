@@ -43,7 +43,7 @@ import { UsageCollector } from './usage-collector';
 import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
 import { ConversationCheckpoints } from './conversation-checkpoints';
 import { sha256Hex } from './sha256-hex';
-import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
+import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
@@ -136,9 +136,10 @@ export function createRunSubagent(deps: ActivityDeps) {
         let resumedFrom = resumed?.steps;
         const fullLimit = recursionLimitForTurns(input.maxTurns, middleware);
         try {
-          const stream = await agent.stream(resumed === null ? { messages: [new HumanMessage(taskMessage.text)] } : null, {
+          const run = resumed === null ? { input: { messages: [new HumanMessage(taskMessage.text)] }, recursionLimit: fullLimit } : resumeRun(resumed, middleware, fullLimit);
+          const stream = await agent.stream(run.input, {
             streamMode: 'values',
-            recursionLimit: resumed === null ? fullLimit : resumedRecursionLimit(fullLimit, resumed),
+            recursionLimit: run.recursionLimit,
             signal,
             callbacks: [usage],
             context: { run_id: runKey, thread_id: input.threadId },

@@ -1,7 +1,10 @@
 import { AIMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { Command } from '@langchain/langgraph';
 import type { BaseCheckpointSaver, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { log } from '@temporalio/activity';
+import type { AgentMiddleware } from 'langchain';
 import { addUsage, usageOfMessage, TokenUsageSchema, type SubagentExecutionScope, type TokenUsage } from '../contracts';
+import { graphShape, stepBeforePhase, turnsDoneAtStep, type GraphPhase, type GraphShape } from '../middleware/turn-recursion-limit';
 
 /**
  * The checkpoint thread of one attempt of a task (the run id is unique in its thread, the task id
@@ -34,6 +37,10 @@ export interface ResumePoint {
   readonly usage: TokenUsage | null;
   /** Whether older messages were compacted into a summary: the conversation is then only the newest part. */
   readonly compacted: boolean;
+  /** The graph nodes that had run or were about to run: their names carry the hook layout of the graph that wrote it. */
+  readonly nodes: readonly string[];
+  /** The nodes it was about to run. */
+  readonly next: readonly string[];
 }
 
 /**
@@ -61,14 +68,25 @@ async function latestCheckpoint(saver: BaseCheckpointSaver, thread: string): Pro
   // Responses compacted away (and the summaries) are counted in state, the kept ones by their messages.
   const compactedUsage = TokenUsageSchema.nullable().catch(null).parse(saved.checkpoint.channel_values['compacted_usage'] ?? null);
   const usage = conversation.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), compactedUsage);
+  const next = nextNodes(saved.checkpoint.channel_values);
   const point: ResumePoint = {
     messages: conversation,
     graphStep: saved.metadata?.step ?? -1,
     steps: conversation.filter((m) => AIMessage.isInstance(m) || ToolMessage.isInstance(m)).length,
     usage,
     compacted: typeof saved.checkpoint.channel_values['summary_text'] === 'string',
+    nodes: [...new Set([...Object.keys(saved.checkpoint.versions_seen), ...next])].filter((node) => !node.startsWith('__')),
+    next,
   };
   return { saved, point };
+}
+
+/** The nodes a checkpoint runs next: those its edges triggered (`branch:to:<node>`) and those sent work (a tool call to `tools`). */
+function nextNodes(values: Record<string, unknown>): string[] {
+  const branches = Object.keys(values).flatMap((channel) => (channel.startsWith('branch:to:') ? [channel.slice('branch:to:'.length)] : []));
+  const sends = values['__pregel_tasks'];
+  const sent = Array.isArray(sends) ? sends.flatMap((send: unknown) => (typeof send === 'object' && send !== null && 'node' in send && typeof send.node === 'string' ? [send.node] : [])) : [];
+  return [...new Set([...branches, ...sent])];
 }
 
 /**
@@ -94,6 +112,76 @@ function threadConfig(thread: string) {
  */
 export function resumedRecursionLimit(fullLimit: number, point: ResumePoint): number {
   return Math.max(1, fullLimit - (point.graphStep + 2));
+}
+
+const HOOK_PHASES = { beforeAgent: 'before_agent', beforeModel: 'before_model', afterModel: 'after_model', afterAgent: 'after_agent' } as const;
+
+/** The graph nodes `createAgent` makes for `middleware`, per phase in the order they run (`<name>.<hook>`, FACTS §2). */
+function agentNodes(middleware: readonly AgentMiddleware[]): Record<GraphPhase, string[]> {
+  const hookNodes = (hook: keyof typeof HOOK_PHASES) => middleware.filter((m) => m[hook] !== undefined).map((m) => `${m.name}.${HOOK_PHASES[hook]}`);
+  return {
+    before_agent: hookNodes('beforeAgent'),
+    before_model: hookNodes('beforeModel'),
+    model_request: ['model_request'],
+    after_model: hookNodes('afterModel').reverse(),
+    tools: ['tools'],
+    after_agent: hookNodes('afterAgent').reverse(),
+  };
+}
+
+function phaseOf(node: string): GraphPhase | null {
+  if (node === 'model_request' || node === 'tools') return node;
+  const suffix = node.slice(node.lastIndexOf('.') + 1);
+  return Object.values(HOOK_PHASES).find((phase) => phase === suffix) ?? null;
+}
+
+/** The shape of the graph that had the hook `nodes`: exact once a model call is behind it, enough before that. */
+function shapeOf(nodes: readonly string[]): GraphShape {
+  const count = (phase: GraphPhase) => nodes.filter((node) => phaseOf(node) === phase).length;
+  return { beforeAgent: count('before_agent'), beforeModel: count('before_model'), afterModel: count('after_model'), afterAgent: count('after_agent') };
+}
+
+/** How an execution continues from a {@link ResumePoint}. */
+export interface ResumeRun {
+  /** The graph input: `null` continues where the checkpoint stopped, a `Command` at the node that stands in for the one it had next. */
+  readonly input: Command | null;
+  readonly recursionLimit: number;
+}
+
+/**
+ * How an agent with `middleware` continues from `point` within the task's `fullLimit`. A
+ * checkpoint written by a graph with other hook nodes (a worker of an earlier release, whose chain
+ * was laid out differently) names nodes this graph lacks, for which LangGraph would silently run
+ * nothing: the run then goes on at this graph's first node of the same kind (hooks are functions of
+ * the state, so running every hook of that kind again decides the same), and the recursion limit
+ * counts the model calls made so far in this graph's steps.
+ * @throws Error when the checkpoint was about to run afterModel hooks and this graph has none (only
+ * their edges would send the response's tool calls to the tools).
+ */
+export function resumeRun(point: ResumePoint, middleware: readonly AgentMiddleware[], fullLimit: number): ResumeRun {
+  const nodes = agentNodes(middleware);
+  const known = new Set(Object.values(nodes).flat());
+  if (point.nodes.every((node) => known.has(node))) return { input: null, recursionLimit: resumedRecursionLimit(fullLimit, point) };
+  const phase = point.next.map(phaseOf).find((p) => p !== null) ?? 'after_agent';
+  const turns = turnsDoneAtStep(point.graphStep, shapeOf(point.nodes));
+  const step = stepBeforePhase(phase, turns, graphShape(middleware));
+  return { input: takeoverInput(phase, nodes), recursionLimit: Math.max(1, fullLimit - (step + 2)) };
+}
+
+function takeoverInput(phase: GraphPhase, nodes: Record<GraphPhase, string[]>): Command | null {
+  // The model and the tools keep their names: the checkpoint still triggers them.
+  if (phase === 'model_request' || phase === 'tools') return null;
+  const candidates = {
+    before_agent: [...nodes.before_agent, ...nodes.before_model, 'model_request'],
+    before_model: [...nodes.before_model, 'model_request'],
+    after_model: nodes.after_model,
+    after_agent: nodes.after_agent,
+  }[phase];
+  const node = candidates[0];
+  if (node !== undefined) return new Command({ goto: node });
+  if (phase === 'after_model') throw new Error('The checkpoint was about to run afterModel hooks, and this agent has none to take over');
+  // Past the last hook with nothing left to run: the conversation is complete.
+  return null;
 }
 
 /**

@@ -2,6 +2,8 @@ import { AppConfigSchema, type AppConfigInput } from '../../../src/config';
 import { buildSubagentMiddleware, stopReasonGuards } from '../../../src/middleware/agent';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
 import { HumanMessage } from '@langchain/core/messages';
+import { createAgent, tool } from 'langchain';
+import { z } from 'zod';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { withToolReceipts } from '../../../src/receipts/agent';
 
@@ -11,6 +13,8 @@ test('the chain order is pinned: sanitization outermost, guards, durable context
   // Tool-result sanitization sits right after input sanitization (tool results are data): outside
   // everything that adds framework blocks, so only tool output is neutralized.
   expect(names()).toEqual([
+    // The node hooks of the chain, folded into one graph node per hook kind (their order is the chain's).
+    'SubagentHooksMiddleware',
     'InputSanitizationMiddleware',
     'ToolResultSanitizationMiddleware',
     'LLMErrorHandlingMiddleware',
@@ -81,4 +85,20 @@ test('with deferred tools, their filter sits right after the skill tool policy a
   ]);
   expect(() => recursionLimitForTurns(50, chain)).not.toThrow();
   expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', deferredTools: { deferred: [], maxResults: 5 } })).toThrow();
+});
+
+test('a turn runs one graph step per hook kind: 4 steps for a one-turn task, 4 more per tool round', async () => {
+  const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({}) });
+  const nodesOf = async (turns: object[]) => {
+    const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 's');
+    const middleware = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
+    const agent = createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'm' }), tools: [noop], middleware });
+    const nodes: string[] = [];
+    for await (const update of await agent.stream({ messages: [new HumanMessage('go')] }, { streamMode: 'updates', context: { run_id: 'r', thread_id: 't' } })) nodes.push(...Object.keys(update));
+    return nodes;
+  };
+  const hooks = (kind: string) => `SubagentHooksMiddleware.${kind}`;
+  const turn = [hooks('before_model'), 'model_request', hooks('after_model')];
+  expect(await nodesOf([{ content: 'done' }])).toEqual([hooks('before_agent'), ...turn]);
+  expect(await nodesOf([{ tool_calls: [{ name: 'noop', args: {} }] }, { content: 'done' }])).toEqual([hooks('before_agent'), ...turn, 'tools', ...turn]);
 });

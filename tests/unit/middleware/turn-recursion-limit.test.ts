@@ -2,7 +2,7 @@ import { tool } from '@langchain/core/tools';
 import { MemorySaver } from '@langchain/langgraph';
 import { createAgent, createMiddleware } from 'langchain';
 import { z } from 'zod';
-import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
+import { graphShape, recursionLimitForTurns, stepBeforePhase, turnsDoneAtStep, type GraphPhase } from '../../../src/middleware/turn-recursion-limit';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint } from '../../../src/activities/subagent-checkpoint';
 
@@ -40,6 +40,8 @@ async function run(turns: object[], middleware: ReturnType<typeof chain>, recurs
 
 const shapes = [
   { beforeAgent: 0, beforeModel: 0, afterModel: 0, afterAgent: 0 },
+  // The subagent chain's, its node hooks folded (one node per hook kind, no afterAgent).
+  { beforeAgent: 1, beforeModel: 1, afterModel: 1, afterAgent: 0 },
   { beforeAgent: 1, beforeModel: 2, afterModel: 2, afterAgent: 2 },
   { beforeAgent: 3, beforeModel: 1, afterModel: 3, afterAgent: 1 },
 ];
@@ -96,4 +98,43 @@ test.each(shapes)('a resumed execution keeps the turn cap of the whole task with
   for (const stopAfter of [1, 3]) {
     expect(await runAcrossResume(middleware, 5, stopAfter)).toEqual({ calls: 5, capped: true });
   }
+});
+
+/** The phase of a node: `model_request`, `tools`, or the hook kind in its name (`<middleware>.<hook>`). */
+const phaseOf = (node: string) => (node === 'model_request' || node === 'tools' ? node : node.slice(node.lastIndexOf('.') + 1)) as GraphPhase;
+
+const HOOK_OF = { before_agent: 'beforeAgent', before_model: 'beforeModel', after_model: 'afterModel', after_agent: 'afterAgent' } as const;
+
+/** Whether `node` runs first in its phase (beforeX hooks in chain order, afterX in reverse); a graph enters a phase there. */
+function entersPhase(node: string, middleware: ReturnType<typeof chain>): boolean {
+  const hook = (HOOK_OF as Record<string, keyof typeof shapes[number]>)[phaseOf(node)];
+  if (hook === undefined) return true;
+  const withHook = middleware.filter((m) => m[hook] !== undefined);
+  const first = hook === 'afterModel' || hook === 'afterAgent' ? withHook.at(-1) : withHook[0];
+  return node === `${first?.name}.${phaseOf(node)}`;
+}
+
+test.each(shapes)('the step before each phase, from the model calls made, is where the graph checkpointed it, with hooks %o', async (shape) => {
+  const middleware = chain(shape);
+  const saver = new MemorySaver();
+  const scenario = parseScenario({ subagents: [{ match: '*', turns: [{ tool_calls: [{ name: 'noop', args: {} }], repeat: 2 }, { content: 'done' }] }] }, 'probe');
+  const agent = createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' }), tools: [noop], middleware, checkpointer: saver });
+  await agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 't' } });
+  const entered: string[] = [];
+  for await (const saved of saver.list({ configurable: { thread_id: 't' } })) {
+    const step = saved.metadata?.step ?? -1;
+    const values = saved.checkpoint.channel_values;
+    const messages = (values['messages'] ?? []) as { type: string }[];
+    const turns = turnsDoneAtStep(step, graphShape(middleware));
+    if (step >= 0) expect(turns).toBe(messages.filter((m) => m.type === 'ai').length);
+    // Next: the nodes its edges triggered, and `tools` when tool calls were sent to it.
+    const sent = Array.isArray(values['__pregel_tasks']) && values['__pregel_tasks'].length > 0 ? ['tools'] : [];
+    const next = [...Object.keys(values).filter((c) => c.startsWith('branch:to:')).map((c) => c.slice('branch:to:'.length)), ...sent];
+    for (const node of next.filter((n) => entersPhase(n, middleware))) {
+      expect(stepBeforePhase(phaseOf(node), turns, graphShape(middleware))).toBe(step);
+      entered.push(phaseOf(node));
+    }
+  }
+  const hookPhases = Object.entries(HOOK_OF).filter(([, hook]) => shape[hook] > 0).map(([phase]) => phase);
+  expect(new Set(entered)).toEqual(new Set(['model_request', 'tools', ...hookPhases]));
 });

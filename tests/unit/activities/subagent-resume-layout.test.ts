@@ -1,0 +1,163 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { tool } from '@langchain/core/tools';
+import { Command, MemorySaver } from '@langchain/langgraph';
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { createAgent, type AgentMiddleware } from 'langchain';
+import { z } from 'zod';
+import { ConversationCheckpoints } from '../../../src/activities/conversation-checkpoints';
+import { resumeRun, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from '../../../src/activities/subagent-checkpoint';
+import { AppConfigSchema } from '../../../src/config';
+import { addUsage, usageOfMessage, type TokenUsage } from '../../../src/contracts';
+import {
+  buildSubagentMiddleware,
+  dateContextMiddleware,
+  durableContextMiddleware,
+  inputSanitizationMiddleware,
+  llmErrorHandlingMiddleware,
+  loopDetectionMiddleware,
+  resolveSubagentTokenBudget,
+  skillToolPolicyMiddleware,
+  systemMessageCoalescingMiddleware,
+  tokenBudgetMiddleware,
+  toolErrorHandlingMiddleware,
+  toolResultSanitizationMiddleware,
+} from '../../../src/middleware/agent';
+import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
+import { parseScenario, ScriptedChatModel } from '../../../src/models';
+
+const config = AppConfigSchema.parse({});
+const now = () => new Date('2025-03-04T12:00:00Z');
+const task = { threadId: 'thread-1', runId: 'run-1', taskId: '0.0' };
+const context = { run_id: 'run-1:0.0#1', thread_id: 'thread-1' };
+const MAX_TURNS = 5;
+const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({ n: z.number() }) });
+
+/**
+ * The subagent chain as the release before the node hooks were folded built it: every hook its
+ * own graph node (`LoopDetectionMiddleware.before_agent`, `TokenBudgetMiddleware.after_model` ...).
+ */
+function previousReleaseChain(): AgentMiddleware[] {
+  return [
+    inputSanitizationMiddleware(),
+    toolResultSanitizationMiddleware(),
+    llmErrorHandlingMiddleware({}),
+    toolErrorHandlingMiddleware(),
+    loopDetectionMiddleware(config.loop_detection),
+    tokenBudgetMiddleware(resolveSubagentTokenBudget(config, 'general-purpose')),
+    durableContextMiddleware(),
+    skillToolPolicyMiddleware({ skills: [] }),
+    dateContextMiddleware({ now }),
+    systemMessageCoalescingMiddleware(),
+  ] as AgentMiddleware[];
+}
+
+/** `toolRounds` distinct tool calls (10 + 2 tokens each), then a final answer. */
+function agentOn(saver: ConversationCheckpoints, middleware: AgentMiddleware[], toolRounds: number) {
+  const usage = { input_tokens: 10, output_tokens: 2 };
+  const turns = [...Array.from({ length: toolRounds }, (_, n) => ({ tool_calls: [{ name: 'noop', args: { n } }], usage })), { content: 'all done', usage }];
+  const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 'probe');
+  return createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' }), tools: [noop], middleware, checkpointer: saver });
+}
+
+const count = (messages: readonly BaseMessage[], is: (m: BaseMessage) => boolean) => messages.filter(is).length;
+const usageOf = (messages: readonly BaseMessage[]) => messages.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), null);
+
+/** Attempt 1 on the previous release's chain, stopped (as a lost worker) once `stopWhen` holds for a chunk. */
+async function previousReleaseAttempt(saver: ConversationCheckpoints, toolRounds: number, stopWhen: (messages: readonly BaseMessage[]) => boolean): Promise<void> {
+  const stop = new AbortController();
+  const middleware = previousReleaseChain();
+  const stream = await agentOn(saver, middleware, toolRounds).stream(
+    { messages: [new HumanMessage('go')] },
+    { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: recursionLimitForTurns(MAX_TURNS, middleware), signal: stop.signal, context },
+  );
+  try {
+    for await (const chunk of stream) if (stopWhen(chunk.messages)) stop.abort();
+  } catch (err) {
+    if (!stop.signal.aborted) throw err;
+  }
+}
+
+/** Attempt 2 on this release's chain, taking over as `runSubagent` does. */
+async function resumedAttempt(saver: ConversationCheckpoints, toolRounds: number): Promise<{ point: ResumePoint; input: Command | null; messages: readonly BaseMessage[]; capped: boolean }> {
+  const point = await takeOverCheckpoint(saver, task, 2);
+  if (point === null) throw new Error('nothing to take over');
+  const middleware = buildSubagentMiddleware({ config, agentName: 'general-purpose', now });
+  const run = resumeRun(point, middleware, recursionLimitForTurns(MAX_TURNS, middleware));
+  let messages = point.messages;
+  try {
+    const stream = await agentOn(saver, middleware, toolRounds).stream(run.input, {
+      configurable: { thread_id: subagentCheckpointThread(task, 2) },
+      streamMode: 'values',
+      recursionLimit: run.recursionLimit,
+      context: { ...context, run_id: 'run-1:0.0#2' },
+    });
+    for await (const chunk of stream) messages = chunk.messages;
+    return { point, input: run.input, messages, capped: false };
+  } catch (err) {
+    if (err instanceof Error && err.name === 'GraphRecursionError') return { point, input: run.input, messages, capped: true };
+    throw err;
+  }
+}
+
+/** The saver `runSubagent` uses; it retries store calls within the activity's context. */
+const inActivity = <T>(fn: () => Promise<T>): Promise<T> => new MockActivityEnvironment().run(fn) as Promise<T>;
+
+const afterTools = (n: number) => (messages: readonly BaseMessage[]) => count(messages, (m) => ToolMessage.isInstance(m)) === n;
+const afterResponses = (n: number) => (messages: readonly BaseMessage[]) => count(messages, (m) => AIMessage.isInstance(m)) === n;
+
+describe('a checkpoint of the previous release (a graph node per hook) resumed on the folded chain', () => {
+  test.each([
+    ['a round of tool results (next: the beforeModel hooks)', afterTools(1), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    ['a round of tool results (next: the beforeModel hooks)', afterTools(3), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    ['a model response (next: the afterModel hooks)', afterResponses(2), 'TokenBudgetMiddleware.after_model', 'SubagentHooksMiddleware.after_model'],
+  ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, oldNext, takeover) => {
+    const saver = new ConversationCheckpoints(new MemorySaver());
+    await inActivity(() => previousReleaseAttempt(saver, 20, stopWhen));
+    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(saver, 20));
+
+    expect(point.next).toEqual([oldNext]);
+    expect(input).toBeInstanceOf(Command);
+    expect((input as Command).goto).toEqual([takeover]);
+    // The conversation goes on from the checkpoint: same messages first, one date reminder, every call answered.
+    expect(messages.slice(0, point.messages.length).map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
+    expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
+    expect(count(messages, (m) => ToolMessage.isInstance(m))).toBe(count(messages, (m) => AIMessage.isInstance(m)));
+    // The cap is the task's: five model calls across both attempts, each counted once in the usage.
+    expect(capped).toBe(true);
+    expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
+    expect(point.usage).toEqual(usageOf(point.messages));
+    expect(usageOf(messages)).toMatchObject({ input_tokens: 10 * MAX_TURNS, output_tokens: 2 * MAX_TURNS });
+  });
+
+  test('a task that answers within the cap completes once, without another call for the answered turns', async () => {
+    const saver = new ConversationCheckpoints(new MemorySaver());
+    await inActivity(() => previousReleaseAttempt(saver, 3, afterTools(2)));
+    const { point, messages, capped } = await inActivity(() => resumedAttempt(saver, 3));
+    expect(point.steps).toBe(4);
+    expect(capped).toBe(false);
+    expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(4);
+    expect(messages.at(-1)?.content).toBe('all done');
+  });
+
+  test('a checkpoint of the current layout resumes where it stopped, with no takeover command', async () => {
+    const saver = new ConversationCheckpoints(new MemorySaver());
+    const middleware = buildSubagentMiddleware({ config, agentName: 'general-purpose', now });
+    await inActivity(async () => {
+      const stop = new AbortController();
+      const stream = await agentOn(saver, middleware, 20).stream(
+        { messages: [new HumanMessage('go')] },
+        { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: recursionLimitForTurns(MAX_TURNS, middleware), signal: stop.signal, context },
+      );
+      try {
+        for await (const chunk of stream) if (afterTools(2)(chunk.messages)) stop.abort();
+      } catch (err) {
+        if (!stop.signal.aborted) throw err;
+      }
+    });
+    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(saver, 20));
+    expect(point.next).toEqual(['SubagentHooksMiddleware.before_model']);
+    expect(input).toBeNull();
+    expect(capped).toBe(true);
+    expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
+  });
+});
