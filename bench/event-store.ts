@@ -1,13 +1,16 @@
 /**
- * Event-store benchmark: `putBatch` write throughput (events/s, batched) and `listEvents` latency
- * with 1,000,000 stored `subagent` events, for SQLite and PostgreSQL. See bench/README.md.
+ * Event-store benchmark: `putBatch` write throughput (events/s, batched, beside reference writers
+ * timed in the same run: ./event-store/anchors.ts) and `listEvents` latency with 1,000,000 stored
+ * `subagent` events, for SQLite and PostgreSQL. See bench/README.md.
  *
- *   npm run bench:events -- [--events 1000000] [--backends sqlite,postgres] [--batch 25,500] [--queries 200]
+ *   npm run bench:events -- [--events 1000000] [--backends sqlite,postgres] [--batch 25,500] [--queries 200] [--no-anchors]
  */
 import { cpus } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Command, InvalidArgumentError } from 'commander';
-import type { ListEventsQuery } from '../src/store';
+import type { RunEvent } from '../src/contracts';
+import type { ListEventsQuery, NewRunEvent } from '../src/store';
+import { openAnchors, RAW_FLOOR, ROW_AT_A_TIME, type AnchorWriter } from './event-store/anchors';
 import { BACKENDS, openPostgresBackend, openSqliteBackend, resolvePostgres, type BackendName, type BenchBackend, type PostgresServer } from './event-store/backends';
 import { ACTIVE_RUNS, EVENTS_PER_RUN, TASK_CHUNK, TASKS_PER_RUN, Workload, prng, type GeneratedEvent } from './event-store/workload';
 import { fixed, max, median, table } from './stats';
@@ -18,6 +21,7 @@ interface Options {
   readonly batch: number[];
   readonly queries: number;
   readonly warmup: number;
+  readonly anchors: boolean;
   readonly postgresUrl: string | undefined;
 }
 
@@ -68,16 +72,18 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--batch <list>', 'comma-separated putBatch sizes; the events are split evenly between them (25 = production flush size)', batchList, [25, 500])
     .option('--queries <n>', 'measured listEvents calls per query kind', count('--queries', 1, 100_000), 200)
     .option('--warmup <n>', 'unmeasured listEvents calls per query kind first', count('--warmup', 0, 10_000), 10)
+    .option('--no-anchors', `skip the ${ROW_AT_A_TIME} and ${RAW_FLOOR} writers timed beside putBatch (each writes all the events again)`)
     .option('--postgres-url <url>', 'PostgreSQL server (a fresh schema is created and dropped); default DEERFLOW_TEST_POSTGRES_URL, else scripts/postgres-for-tests.sh')
     .showHelpAfterError();
   program.parse([...argv]);
-  const o = program.opts<{ events: number; backends: BackendName[]; batch: number[]; queries: number; warmup: number; postgresUrl?: string }>();
+  const o = program.opts<{ events: number; backends: BackendName[]; batch: number[]; queries: number; warmup: number; anchors: boolean; postgresUrl?: string }>();
   return {
     events: o.events,
     backends: o.backends,
     batch: o.batch,
     queries: o.queries,
     warmup: o.warmup,
+    anchors: o.anchors,
     postgresUrl: o.postgresUrl ?? process.env.DEERFLOW_TEST_POSTGRES_URL,
   };
 }
@@ -105,6 +111,8 @@ interface WriteStats {
   readonly batch: number;
   events: number;
   ms: number;
+  /** This process's CPU during the timed calls. */
+  cpuMs: number;
   readonly batchMs: number[];
   /** [events, ms] per fill-level bucket (0-20 %, ... of the table). */
   readonly buckets: Array<{ events: number; ms: number }>;
@@ -137,63 +145,112 @@ class Written {
   }
 }
 
-interface FillResult {
+/** The store's putBatch or an anchor, each writing every round's rows into a table of its own. */
+interface Writer {
+  readonly label: string;
+  /** One entry per batch size, in the order of `--batch`. */
   readonly writes: WriteStats[];
+  /** Writes one batch; resolves to the number of rows written. */
+  write(rows: readonly NewRunEvent[]): Promise<number>;
+}
+
+interface FillResult {
+  /** The store's putBatch. */
+  readonly writes: WriteStats[];
+  readonly anchors: ReadonlyArray<{ readonly label: string; readonly writes: WriteStats[] }>;
   readonly wallMs: number;
   readonly cpuMs: number;
   readonly payloadBytes: number;
   readonly written: Written;
 }
 
-async function fill(backend: BenchBackend, options: Options, log: (line: string) => void): Promise<FillResult> {
-  const workload = new Workload(options.events);
-  const written = new Written(workload);
-  const writes: WriteStats[] = options.batch.map((batch) => ({
+function emptyStats(options: Options): WriteStats[] {
+  return options.batch.map((batch) => ({
     batch,
     events: 0,
     ms: 0,
+    cpuMs: 0,
     batchMs: [],
     buckets: Array.from({ length: FILL_BUCKETS }, () => ({ events: 0, ms: 0 })),
   }));
+}
+
+/** Writes `events` in batches of `stats.batch` through `writer`, timing only its calls. */
+async function writeRound(writer: Writer, stats: WriteStats, bucket: number, events: readonly GeneratedEvent[], onWritten: (slice: readonly GeneratedEvent[]) => void): Promise<void> {
+  for (let i = 0; i < events.length; i += stats.batch) {
+    const slice = events.slice(i, i + stats.batch);
+    const rows = slice.map((e) => e.row);
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    const count = await writer.write(rows);
+    const ms = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    if (count !== rows.length) throw new Error(`${writer.label}: wrote ${count} of ${rows.length} rows (dedupe keys must be unique)`);
+    onWritten(slice);
+    stats.batchMs.push(ms);
+    stats.ms += ms;
+    stats.cpuMs += (used.user + used.system) / 1000;
+    stats.events += rows.length;
+    stats.buckets[bucket]!.ms += ms;
+    stats.buckets[bucket]!.events += rows.length;
+  }
+}
+
+async function fill(backend: BenchBackend, anchors: readonly AnchorWriter[], options: Options, log: (line: string) => void): Promise<FillResult> {
+  const workload = new Workload(options.events);
+  const written = new Written(workload);
+  let stored: RunEvent[] = [];
+  const store: Writer = {
+    label: 'store putBatch',
+    writes: emptyStats(options),
+    write: async (rows) => {
+      stored = await backend.stores.events.putBatch(rows);
+      return stored.length;
+    },
+  };
+  const recordStored = (slice: readonly GeneratedEvent[]) => slice.forEach((e, k) => written.record(e, stored[k]!.seq));
+  const writers: Writer[] = [store, ...anchors.map((a) => ({ label: a.label, writes: emptyStats(options), write: (rows: readonly NewRunEvent[]) => a.write(rows) }))];
   const perRound = roundEvents(options);
-  let stored = 0;
+  let total = 0;
   let payloadBytes = 0;
   let nextProgress = 0.1;
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
-  for (let round = 0; stored < options.events; round++) {
+  for (let round = 0; total < options.events; round++) {
     await checkpoint();
-    const stats = writes[round % writes.length]!;
-    // Generated before the clock starts: only putBatch is timed.
+    const size = round % options.batch.length;
+    // Generated before the clock starts: only the writes are timed.
     const events = workload.next(perRound);
     if (events.length === 0) break;
     for (const e of events) if (e.row.event === 'subagent.step') payloadBytes += JSON.stringify(e.row.payload).length;
-    const bucket = stats.buckets[Math.min(FILL_BUCKETS - 1, Math.floor((stored / options.events) * FILL_BUCKETS))]!;
-    for (let i = 0; i < events.length; i += stats.batch) {
-      const slice = events.slice(i, i + stats.batch);
-      const rows = slice.map((e) => e.row);
-      const start = performance.now();
-      const result = await backend.stores.events.putBatch(rows);
-      const ms = performance.now() - start;
-      if (result.length !== rows.length) throw new Error(`${backend.name}: putBatch wrote ${result.length} of ${rows.length} rows (dedupe keys must be unique)`);
-      slice.forEach((e, k) => written.record(e, result[k]!.seq));
-      stats.batchMs.push(ms);
-      stats.ms += ms;
-      stats.events += rows.length;
-      bucket.ms += ms;
-      bucket.events += rows.length;
+    const bucket = Math.min(FILL_BUCKETS - 1, Math.floor((total / options.events) * FILL_BUCKETS));
+    // Every writer gets the round's rows, so all tables grow alike; the one that goes first rotates
+    // (per batch size), so none always runs right after the same other one.
+    const turn = Math.floor(round / options.batch.length);
+    for (let k = 0; k < writers.length; k++) {
+      const writer = writers[(turn + k) % writers.length]!;
+      await checkpoint();
+      await writeRound(writer, writer.writes[size]!, bucket, events, writer === store ? recordStored : () => undefined);
     }
-    stored += events.length;
-    if (stored / options.events >= nextProgress) {
+    total += events.length;
+    if (total / options.events >= nextProgress) {
       const elapsed = (performance.now() - t0) / 1000;
-      log(`  ${backend.name}: ${thousands(stored)} events stored, ${fixed(elapsed, 0)} s, ${thousands(stored / elapsed)} events/s overall`);
-      while (stored / options.events >= nextProgress) nextProgress += 0.1;
+      const storeMs = store.writes.reduce((a, w) => a + w.ms, 0);
+      log(`  ${backend.name}: ${thousands(total)} events stored, ${fixed(elapsed, 0)} s, putBatch ${thousands((total / storeMs) * 1000)} events/s`);
+      while (total / options.events >= nextProgress) nextProgress += 0.1;
     }
   }
-  if (stored !== options.events) throw new Error(`${backend.name}: the workload ended after ${stored} of ${options.events} events`);
+  if (total !== options.events) throw new Error(`${backend.name}: the workload ended after ${total} of ${options.events} events`);
   const cpu = process.cpuUsage(cpuBefore);
   const steps = written.runRows.reduce((a, b) => a + b, 0) - written.runMarks.reduce((a, b) => a + b, 0);
-  return { writes, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, payloadBytes: payloadBytes / Math.max(1, steps), written };
+  return {
+    writes: store.writes,
+    anchors: writers.slice(1).map((w) => ({ label: w.label, writes: w.writes })),
+    wallMs: performance.now() - t0,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    payloadBytes: payloadBytes / Math.max(1, steps),
+    written,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -318,6 +375,32 @@ function writeTable(results: readonly BackendResult[]): string {
   return table(['backend', 'batch', 'events', 'events/s', 'ms/batch p50', 'p95', 'max'], rows);
 }
 
+/** putBatch beside each anchor per batch size; the last column is putBatch events/s over the writer's. */
+function anchorTable(results: readonly BackendResult[]): string {
+  const rows: string[][] = [];
+  for (const r of results) {
+    r.fill.writes.forEach((store, size) => {
+      const rate = (w: WriteStats) => (w.events / w.ms) * 1000;
+      const row = (label: string, w: WriteStats, ratio: string) => [
+        r.name,
+        String(w.batch),
+        label,
+        thousands(rate(w)),
+        fixed(median(w.batchMs), 2),
+        fixed(percentile(w.batchMs, 95), 2),
+        fixed((w.cpuMs * 1000) / w.events, 1),
+        ratio,
+      ];
+      rows.push(row('putBatch', store, ''));
+      for (const a of r.fill.anchors) {
+        const w = a.writes[size]!;
+        rows.push(row(a.label, w, `${fixed(rate(store) / rate(w), 2)}x`));
+      }
+    });
+  }
+  return table(['backend', 'batch', 'writer', 'events/s', 'ms/batch p50', 'p95', 'CPU us/event', 'putBatch / writer'], rows);
+}
+
 function fillLevelTable(results: readonly BackendResult[]): string {
   const header = ['backend', 'batch', ...Array.from({ length: FILL_BUCKETS }, (_, i) => `${(100 / FILL_BUCKETS) * i}-${(100 / FILL_BUCKETS) * (i + 1)}%`)];
   const rows = results.flatMap((r) =>
@@ -352,10 +435,18 @@ function ratioTables(sqlite: BackendResult, postgres: BackendResult): string {
   ].join('\n');
 }
 
+function writeMs(writes: readonly WriteStats[]): number {
+  return writes.reduce((a, w) => a + w.ms, 0);
+}
+
+function anchorTimes(f: FillResult): string {
+  return f.anchors.map((a) => `, ${a.label} ${fixed(writeMs(a.writes) / 1000, 1)} s`).join('');
+}
+
 function backendSection(r: BackendResult, options: Options): string {
   const lines = [
     `${r.name}: ${r.description}`,
-    `  fill: ${thousands(options.events)} events in ${fixed(r.fill.wallMs / 1000, 1)} s wall (putBatch time ${fixed(r.fill.writes.reduce((a, w) => a + w.ms, 0) / 1000, 1)} s, this process's CPU ${fixed(r.fill.cpuMs / 1000, 1)} s); storage: ${r.storage}`,
+    `  fill: ${thousands(options.events)} events in ${fixed(r.fill.wallMs / 1000, 1)} s wall (putBatch time ${fixed(writeMs(r.fill.writes) / 1000, 1)} s${anchorTimes(r.fill)}, this process's CPU ${fixed(r.fill.cpuMs / 1000, 1)} s); storage: ${r.storage}`,
     `  listEvents at ${thousands(options.events)} events, ${options.queries} queries per kind after ${options.warmup} warm-up, random runs; ${r.queryNote}:`,
     indent(queryTable(r), '  '),
   ];
@@ -381,8 +472,19 @@ async function runBackend(name: BackendName, options: Options, pg: () => Promise
   const backend = name === 'sqlite' ? await openSqliteBackend() : await openPostgresBackend((await pg()).url);
   const removeCleanup = cleanups.push(`${name} data`, () => backend.close());
   try {
-    log(`${name}: writing ${thousands(options.events)} events (batch sizes ${options.batch.join('/')}, rotating every ${thousands(roundEvents(options))} events) ...`);
-    const filled = await fill(backend, options, log);
+    const anchors = options.anchors ? await openAnchors(name, async () => (await pg()).url) : [];
+    const removeAnchors = cleanups.push(`${name} anchor data`, async () => {
+      for (const a of anchors) await a.close();
+    });
+    const writers = ['putBatch', ...anchors.map((a) => a.label)].join(', ');
+    log(`${name}: writing ${thousands(options.events)} events with ${writers} (batch sizes ${options.batch.join('/')}, rotating every ${thousands(roundEvents(options))} events) ...`);
+    let filled: FillResult;
+    try {
+      filled = await fill(backend, anchors, options, log);
+    } finally {
+      for (const a of anchors) await a.close();
+      removeAnchors();
+    }
     const queryNote = await backend.prepareForQueries();
     log(`${name}: ${QUERY_KINDS.length} x ${options.warmup + options.queries} listEvents calls ...`);
     const queries = await measureQueries(backend, filled.written, options);
@@ -472,6 +574,14 @@ async function main(): Promise<void> {
     console.log('Write throughput (putBatch; each batch size wrote an equal share of the events, interleaved):');
     console.log(writeTable(results));
     console.log('');
+    if (results.some((r) => r.fill.anchors.length > 0)) {
+      console.log(
+        `putBatch against anchors in the same run (the same rows, each writer on a table of its own with the store's schema, rounds interleaved; ` +
+          `${ROW_AT_A_TIME}: the previous release's putBatch, one INSERT per row; ${RAW_FLOOR}: a bare prepared INSERT per row in one transaction):`,
+      );
+      console.log(anchorTable(results));
+      console.log('');
+    }
     console.log('events/s by table fill level (share of the final table size when the batches ran):');
     console.log(fillLevelTable(results));
     console.log('');

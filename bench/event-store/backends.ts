@@ -9,10 +9,13 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
-import { DEFAULT_LIST_EVENTS_LIMIT, openStores, type ListEventsQuery, type Stores } from '../../src/store';
+import { DEFAULT_LIST_EVENTS_LIMIT, openStores, type ListEventsQuery, type SqliteSynchronous, type Stores } from '../../src/store';
 
 export type BackendName = 'sqlite' | 'postgres';
 export const BACKENDS: readonly BackendName[] = ['sqlite', 'postgres'];
+
+/** `store.sqlite_synchronous` of the benchmark's SQLite connections: the store's default. */
+export const SQLITE_SYNCHRONOUS: SqliteSynchronous = 'FULL';
 
 export interface BenchBackend {
   readonly name: BackendName;
@@ -83,19 +86,19 @@ export async function openSqliteBackend(): Promise<BenchBackend> {
   const removeDir = () => rmSync(dir, { recursive: true, force: true });
   let stores: Stores;
   try {
-    stores = await openStores({ dataDir: dir, postgresUrl: null });
+    stores = await openStores({ dataDir: dir, postgresUrl: null, sqliteSynchronous: SQLITE_SYNCHRONOUS });
   } catch (err) {
     removeDir();
     throw err;
   }
   const path = join(dir, 'deerflow.db');
-  // A second connection for EXPLAIN and the settings; the store's own connection is not exposed.
+  // A second connection for EXPLAIN and the journal mode; the store's own connection is not exposed
+  // (and `synchronous` is per connection, so the store's is the one it was opened with).
   const inspect = new Database(path, { readonly: true });
   const journal = String(inspect.pragma('journal_mode', { simple: true }));
-  const synchronous = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][Number(inspect.pragma('synchronous', { simple: true }))] ?? '?';
   return {
     name: 'sqlite',
-    description: `${path} (better-sqlite3, SQLite ${String((inspect.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v)}; journal_mode=${journal}, synchronous=${synchronous}, better-sqlite3's default for a WAL database; the store does not set it)`,
+    description: `${path} (better-sqlite3, SQLite ${String((inspect.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v)}; journal_mode=${journal}, synchronous=${SQLITE_SYNCHRONOUS}, the store's default)`,
     stores,
     prepareForQueries: async () => 'no ANALYZE (the store never runs it)',
     explain: async (query) => {

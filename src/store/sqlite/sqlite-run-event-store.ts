@@ -1,7 +1,7 @@
 import { TASK_END_EVENT, type RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
 import { toStoredJson } from '../stored-json';
-import { isFencedByTaskEnd, taskKeyOf, withoutRowsAfterTaskEnd } from '../task-end-fence';
+import { isFencedByTaskEnd, isSameTask, taskKeyOf, withoutRowsAfterTaskEnd } from '../task-end-fence';
 import type { SqliteDatabase } from './open-sqlite-database';
 
 interface Row {
@@ -50,7 +50,8 @@ export class SqliteRunEventStore implements RunEventStore {
       const createdAt = new Date().toISOString();
       const written: RunEvent[] = [];
       for (const e of batch) {
-        if (isFencedByTaskEnd(e) && ended.has(taskKeyOf(e) ?? '')) continue;
+        // Hardly any batch reaches a task that has ended: then no row needs its key.
+        if (ended.size > 0 && isFencedByTaskEnd(e) && ended.has(taskKeyOf(e) ?? '')) continue;
         const payload = toStoredJson(e.payload);
         const info = this.#insert.run(e.dedupeKey, e.runId, e.threadId, e.category, e.event, e.taskId, createdAt, payload);
         if (info.changes === 0) continue;
@@ -66,9 +67,13 @@ export class SqliteRunEventStore implements RunEventStore {
   #endedTasks(batch: readonly NewRunEvent[]): Set<string> {
     const ended = new Set<string>();
     const checked = new Set<string>();
+    let last: NewRunEvent | undefined;
     for (const e of batch) {
+      // A task's rows mostly come in runs: build its key only where the task changes.
+      if (!isFencedByTaskEnd(e) || (last !== undefined && isSameTask(last, e))) continue;
+      last = e;
       const key = taskKeyOf(e);
-      if (key === null || !isFencedByTaskEnd(e) || checked.has(key)) continue;
+      if (key === null || checked.has(key)) continue;
       checked.add(key);
       if (this.#taskEnded.get(e.runId, e.taskId ?? '', e.threadId) !== undefined) ended.add(key);
     }
