@@ -64,6 +64,8 @@ interface FixtureRecipe {
    * no search attributes (the workflow upserts its own identifying ones).
    */
   readonly plainClient?: boolean;
+  /** Run no subagent worker at all: every execution waits in its queue until the run gives up on it. */
+  readonly noSubagentWorker?: boolean;
 }
 
 /** The demo as it was before the lead had tools of its own (the older demo fixtures' scenario). */
@@ -299,6 +301,48 @@ const RECIPES: Record<string, FixtureRecipe> = {
     actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelBatch' } },
     expectStatus: 'cancelled',
   },
+  'batched-calls-mixed': {
+    file: 'batched-calls-mixed.json',
+    description:
+      'Patch "batched-task-bookkeeping": the lead-calls-mixed response again. The refused task and the unknown tool are written by one recordToolOutcome; the two tasks share one safety-net timer (cancelled when the last ends); search attributes are upserted only when they change.',
+    scenario: () => RECIPES['lead-calls-mixed']!.scenario(),
+  },
+  'batched-safety-net': {
+    file: 'batched-safety-net.json',
+    description:
+      'Patch "batched-task-bookkeeping": two tasks (timeouts 2 s and 1 s, grace 1 s) with no subagent worker: one timer armed for the earlier deadline gives up on task 0.1, re-arms for task 0.0 and gives up on it; both end polling_timed_out.',
+    scenario: () => ({
+      lead: [{ tool_calls: [{ ...task(1), args: { ...task(1).args, timeout_seconds: 2 } }, { ...task(2), args: { ...task(2).args, timeout_seconds: 1 } }] }, { content: 'both gave up' }],
+    }),
+    config: { subagent_runtime: { queue_timeout_seconds: 60, polling_grace_seconds: 1 }, subagents: { timeout_seconds: 2 } },
+    noSubagentWorker: true,
+  },
+  'batched-extend-task': {
+    file: 'batched-extend-task.json',
+    description:
+      'Patch "batched-task-bookkeeping": the lead-extend-task run again (2 s timeout, 1 s grace, extended by 10 s): the shared safety-net timer fires at the old deadline, finds the task extended and re-arms; the task completes.',
+    scenario: () => RECIPES['lead-extend-task']!.scenario(),
+    config: {
+      subagents: { custom_agents: { slowpoke: { description: 'Takes its time.', system_prompt: 'Be slow.', timeout_seconds: 2 } } },
+      subagent_runtime: { polling_grace_seconds: 1 },
+    },
+    actAfter: { events: ['subagent.start'], count: 1, action: { kind: 'extendTask', taskId: '0.0', seconds: 10 } },
+  },
+  'batched-cancel-task': {
+    file: 'batched-cancel-task.json',
+    description:
+      'Patch "batched-task-bookkeeping": update "cancelTask" on one of two running tasks (one scope per task); the shared safety net leaves the cancelled task alone and is cancelled once the other completes.',
+    scenario: () => RECIPES['lead-cancel-task']!.scenario(),
+    actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelTask', taskId: '0.0' } },
+  },
+  'batched-cancel-run': {
+    file: 'batched-cancel-run.json',
+    description:
+      'Patch "batched-task-bookkeeping": the lead-cancel-mid-tool run again: cancelled while a direct bash call and a task run; the task\'s outcome is written by the non-cancellable outcome writer, the bash call closed by closeToolCalls.',
+    scenario: () => RECIPES['lead-cancel-mid-tool']!.scenario(),
+    actAfter: { events: ['tool.start', 'subagent.start'], count: 2, action: { kind: 'cancel' } },
+    expectStatus: 'cancelled',
+  },
   'lead-tool-search': {
     file: 'lead-tool-search.json',
     description:
@@ -447,7 +491,7 @@ async function runRecipe(env: Env, harness: Harness, name: string, recipe: Fixtu
 /** Records a lead run; a recipe that loses its subagent worker first starts that worker as a process of its own. */
 async function recordRun(env: Env, name: string, recipe: FixtureRecipe): Promise<ReplayFixture[]> {
   const losesWorker = recipe.actAfter?.action.kind === 'loseSubagentWorker';
-  const harness = await startHarness(env, recipe.scenario(), recipe.config, losesWorker ? { queues: 'workflows' } : {});
+  const harness = await startHarness(env, recipe.scenario(), recipe.config, losesWorker || recipe.noSubagentWorker === true ? { queues: 'workflows' } : {});
   let subagentProcess: ChildProcess | null = null;
   try {
     if (losesWorker) subagentProcess = await startSubagentWorkerProcess(join(harness.dir, 'config.yaml'), env.address);

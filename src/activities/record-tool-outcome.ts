@@ -1,28 +1,50 @@
-import type { RecordToolOutcomeInput } from '../contracts';
-import { messageKeys } from '../store';
+import { ApplicationFailure } from '@temporalio/common';
+import { formatZodIssues, RecordToolOutcomeInputSchema, type RecordToolOutcomeInput, type ToolOutcome } from '../contracts';
+import { INVALID_INPUT_TYPE } from '../contracts/failure-types';
+import { messageKeys, type NewRunEvent } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { toolEndEvent } from './lead-tool-events';
 import { dropEndedTaskCheckpoints, taskEndEvent } from './record-task-end';
 import { putThreadMessage } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
 
+interface CallOutcome {
+  readonly callId: string;
+  readonly outcome: ToolOutcome;
+}
+
 /**
- * Builds the `recordToolOutcome` activity: one call's outcome written as soon as the workflow knows
- * it: the tool message the lead reads next, a task's single `subagent.end` (and the checkpoints its
- * executions left behind), a lead tool's `tool.end`.
+ * The outcomes of the input, whichever shape the workflow sent: a burst, or (runs recorded before
+ * bursts) one call's. An input neither shape accepts fails at once: no retry can fix it.
+ */
+function callOutcomes(input: RecordToolOutcomeInput): { threadId: string; runId: string; outcomes: readonly CallOutcome[] } {
+  const parsed = RecordToolOutcomeInputSchema.safeParse(input);
+  if (!parsed.success) throw ApplicationFailure.nonRetryable(`recordToolOutcome input: ${formatZodIssues(parsed.error.issues, 'input')}`, INVALID_INPUT_TYPE);
+  const { data } = parsed;
+  return 'outcomes' in data ? data : { threadId: data.threadId, runId: data.runId, outcomes: [{ callId: data.callId, outcome: data.outcome }] };
+}
+
+async function endEvent(deps: ActivityDeps, threadId: string, runId: string, { callId, outcome }: CallOutcome): Promise<NewRunEvent | null> {
+  if (outcome.kind === 'subagent') return taskEndEvent(deps, threadId, runId, outcome.task);
+  if (outcome.kind === 'leadTool') return toolEndEvent({ threadId, runId, callId }, outcome.toolName, { status: outcome.status, error: outcome.error });
+  return null;
+}
+
+/**
+ * Builds the `recordToolOutcome` activity: the outcomes the workflow learned together, written as
+ * soon as it knows them: the tool message the lead reads next, a task's single `subagent.end` (and
+ * the checkpoints its executions left behind), a lead tool's `tool.end`; the end rows in one batch.
  * Every write is keyed by the id the run gave the call, so a retry writes nothing twice.
  */
 export function createRecordToolOutcome(deps: ActivityDeps) {
   return async function recordToolOutcome(input: RecordToolOutcomeInput): Promise<void> {
-    const { threadId, runId, callId, outcome } = input;
-    if (outcome.kind === 'subagent') {
-      await deps.stores.events.putBatch([await taskEndEvent(deps, threadId, runId, outcome.task)]);
-      await dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task);
+    const { threadId, runId, outcomes } = callOutcomes(input);
+    const events = (await Promise.all(outcomes.map((call) => endEvent(deps, threadId, runId, call)))).filter((e): e is NewRunEvent => e !== null);
+    if (events.length > 0) await deps.stores.events.putBatch(events);
+    for (const { callId, outcome } of outcomes) {
+      if (outcome.kind === 'subagent') await dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task);
+      const message = await toolOutcomeMessage(outcome, deps.stores.results, deps.stores.batches);
+      await putThreadMessage(deps, threadId, runId, messageKeys.tool(runId, callId), message);
     }
-    if (outcome.kind === 'leadTool') {
-      await deps.stores.events.putBatch([toolEndEvent({ threadId, runId, callId }, outcome.toolName, { status: outcome.status, error: outcome.error })]);
-    }
-    const message = await toolOutcomeMessage(outcome, deps.stores.results, deps.stores.batches);
-    await putThreadMessage(deps, threadId, runId, messageKeys.tool(runId, callId), message);
   };
 }

@@ -203,14 +203,18 @@ export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
 ]);
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
 
-/** Input of the `recordToolOutcome` activity: one call's outcome, written as soon as it is known. */
-export const RecordToolOutcomeInputSchema = z.object({
-  threadId: id,
-  runId: id,
-  /** The id the run gave the call; keys its tool message (and a task's `subagent.end`). */
-  callId: id,
-  outcome: ToolOutcomeSchema,
-});
+/** One call's outcome: the id the run gave the call keys its tool message (and a task's `subagent.end`). */
+const CallOutcomeSchema = z.object({ callId: id, outcome: ToolOutcomeSchema });
+
+/**
+ * Input of the `recordToolOutcome` activity: the outcomes that became known together (in one
+ * workflow activation, or while the previous write was in flight), or, from runs recorded before
+ * outcomes were written in bursts, one call's.
+ */
+export const RecordToolOutcomeInputSchema = z.union([
+  z.object({ threadId: id, runId: id, outcomes: z.array(CallOutcomeSchema).min(1) }),
+  z.object({ threadId: id, runId: id, ...CallOutcomeSchema.shape }),
+]);
 export type RecordToolOutcomeInput = z.infer<typeof RecordToolOutcomeInputSchema>;
 
 /** A lead tool call as the run knows it: its own id, the stored message's id, the tool. */

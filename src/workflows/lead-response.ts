@@ -1,22 +1,24 @@
-import { CancellationScope, executeChild, isCancellation, patched, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { CancellationScope, executeChild, isCancellation, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AdmissionDecision, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
 import { promoteTools } from '../contracts/deferred-tools';
 import { finishedTask } from '../contracts/finished-task';
-import { SA_BATCH_ID, SA_STOP_REASONS, SA_SUBAGENTS, SA_USER_ID } from '../contracts/search-attributes';
+import { SA_BATCH_ID, SA_USER_ID } from '../contracts/search-attributes';
 import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { bookkeeping, lead } from './activity-proxies';
 import { batchWorkflowId } from './batch-messages';
 import { batchWorkflow } from './batch-workflow';
 import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
 import { leadToolSummary, planLeadCalls, type PlannedCall } from './lead-call-plan';
-import type { LeadRunContext } from './lead-run-context';
+import type { LeadRunContext, TaskControl } from './lead-run-context';
 import { decideLeadToolFailure } from './lead-tool-outcome';
 import { newTaskState } from './new-lead-run-state';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
-import { applyDecision, runTaskWithSafetyNet, type TaskContext } from './run-task';
+import { applyDecision, runTaskWithSafetyNet, runWatchedTask, type TaskContext } from './run-task';
 import { capacityRejected, type TerminalDecision } from './task-outcome';
+import { watchTaskDeadlines } from './task-safety-net';
+import { changedSearchAttributes, taskSearchAttributes } from './task-search-attributes';
 
 /**
  * Runs every tool call of one lead response in parallel: tasks (after admission), the batch of a
@@ -43,15 +45,17 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
     taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await bookkeeping.admitSubagents({ requested: taskCount }) : null;
   const ctx: TaskContext = { input, state, admission, deadlines: run.deadlines };
   let admitted = 0;
-  const outcomes = await Promise.all(
-    plan.map((planned, index): Promise<ToolOutcome | null> => {
-      if (planned.kind === 'task') {
-        const refused = admission !== null && admitted++ >= admission.admitted;
-        return runTask(run, ctx, planned, turn, refused ? capacityRejected(admission.rejection ?? admission.capacityMessage) : null);
-      }
-      return answerCall(run, planned, turn, calls[index]);
-    }),
-  );
+  const running = plan.map((planned, index): Promise<ToolOutcome | null> => {
+    if (planned.kind === 'task') {
+      const refused = admission !== null && admitted++ >= admission.admitted;
+      return runTask(run, ctx, planned, turn, refused ? capacityRejected(admission.rejection ?? admission.capacityMessage) : null);
+    }
+    return answerCall(run, planned, turn, calls[index]);
+  });
+  // Every task of the response registered itself before its first await: one net watches them all.
+  const net = run.runSafetyNet ? watchTaskDeadlines(run) : null;
+  const outcomes = await Promise.all(running);
+  await net;
   return run.ownCallIds ? [] : outcomes.filter((o): o is ToolOutcome => o !== null);
 }
 
@@ -108,7 +112,8 @@ async function askUser(run: LeadRunContext, ref: LeadCallRef, question: string):
 async function deliver(run: LeadRunContext, ref: LeadCallRef, outcome: ToolOutcome): Promise<ToolOutcome> {
   if (!run.ownCallIds) return outcome;
   const { threadId, runId } = run.input;
-  await CancellationScope.nonCancellable(() => bookkeeping.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome }));
+  if (run.outcomes !== null) await run.outcomes.write(ref.callId, outcome);
+  else await CancellationScope.nonCancellable(() => bookkeeping.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome }));
   run.open.delete(ref.callId);
   return outcome;
 }
@@ -223,12 +228,16 @@ async function runTask(
 ): Promise<ToolOutcome> {
   const task = newTaskState(planned.ref.callId, turn, planned.subagent.name, planned.description);
   run.state.tasks.push(task);
-  // Its own scope, so `cancelTask` can cancel this task alone.
+  // Its own scope, so `cancelTask` (or the run's safety net) can cancel this task alone.
   const scope = new CancellationScope();
-  run.taskControls.set(task.taskId, { scope, timeoutSeconds: planned.subagent.timeoutSeconds });
+  const control: TaskControl = { scope, timeoutSeconds: planned.subagent.timeoutSeconds, task, dispatchedAtMs: Date.now(), overrun: false };
+  run.taskControls.set(task.taskId, control);
+  const { subagent, ref } = planned;
   let decision: TerminalDecision;
   try {
-    decision = refusal ?? (await scope.run(() => runTaskWithSafetyNet(ctx, task, planned.subagent, planned.ref.toolCallId)));
+    decision =
+      refusal ??
+      (await scope.run(() => (run.runSafetyNet ? runWatchedTask(ctx, control, subagent, ref.toolCallId) : runTaskWithSafetyNet(ctx, task, subagent, ref.toolCallId))));
   } finally {
     run.taskControls.delete(task.taskId);
   }
@@ -236,24 +245,31 @@ async function runTask(
   return finishTask(run, planned.ref, task);
 }
 
-/** Records a terminal task: its `subagent.end` (and, for newer runs, its tool message) and the run's search attributes. */
+/**
+ * Records a terminal task: its `subagent.end` (and, for newer runs, its tool message) and the run's
+ * search attributes. Runs that write outcomes in bursts publish the attributes per burst instead.
+ */
 async function finishTask(run: LeadRunContext, ref: LeadCallRef, task: TaskState): Promise<ToolOutcome> {
   const { input, state } = run;
-  setCurrentDetails(progressDetails(state));
   const outcome: ToolOutcome = { kind: 'subagent', toolCallId: ref.toolCallId, task: finishedTask(task) };
+  if (run.outcomes !== null) return deliver(run, ref, outcome);
+  setCurrentDetails(progressDetails(state));
   if (run.ownCallIds) {
     await deliver(run, ref, outcome);
   } else {
     // The terminal event must be written even when the run is being cancelled.
     await CancellationScope.nonCancellable(() => bookkeeping.recordTaskEnd({ threadId: input.threadId, runId: input.runId, task: finishedTask(task) }));
   }
-  upsertSearchAttributes([
-    { key: SA_SUBAGENTS, value: unique(state.tasks.flatMap((t) => (t.subagent ? [t.subagent] : []))) },
-    { key: SA_STOP_REASONS, value: unique(state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
-  ]);
+  upsertSearchAttributes(taskSearchAttributes(state.tasks));
   return outcome;
 }
 
-function unique(values: readonly string[]): string[] {
-  return [...new Set(values)];
+/**
+ * Once per burst of outcomes (patch `batched-task-bookkeeping`): the current details, and the tasks' search
+ * attributes when they changed (an upsert is a history event; most bursts change nothing).
+ */
+export function publishTaskProgress(run: LeadRunContext): void {
+  setCurrentDetails(progressDetails(run.state));
+  const changed = changedSearchAttributes(workflowInfo().typedSearchAttributes, taskSearchAttributes(run.state.tasks));
+  if (changed.length > 0) upsertSearchAttributes(changed);
 }

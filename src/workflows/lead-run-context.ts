@@ -1,12 +1,18 @@
 import type { CancellationScope } from '@temporalio/workflow';
-import type { LeadCallRef, LeadRunInput, LeadRunState } from '../contracts';
+import type { LeadCallRef, LeadRunInput, LeadRunState, TaskState } from '../contracts';
 import type { LeadGuardState } from './lead-guards';
+import type { ToolOutcomeWriter } from './tool-outcome-writer';
 
-/** What the run's updates can act on for one running task. */
+/** What the run's updates and its safety net can act on for one running task. */
 export interface TaskControl {
   readonly scope: CancellationScope;
   /** The task's own timeout before extensions (a per-call `timeout_seconds` already applied). */
   readonly timeoutSeconds: number;
+  readonly task: TaskState;
+  /** Workflow time the task was dispatched at: its safety-net deadline counts from there. */
+  readonly dispatchedAtMs: number;
+  /** Set when the run's safety net gave up on the task (it cancelled the task's scope then). */
+  overrun: boolean;
 }
 
 /** One lead run's input, live state and call bookkeeping, shared by the workflow's parts. */
@@ -35,6 +41,10 @@ export interface LeadRunContext {
   readonly taskControls: Map<string, TaskControl>;
   /** Runs started after patch `task-deadlines` can extend a running task's deadline. */
   readonly deadlines: boolean;
+  /** Runs started after patch `batched-task-bookkeeping` watch their tasks in flight with one timer, not one per task. */
+  readonly runSafetyNet: boolean;
+  /** Runs started after patch `batched-task-bookkeeping` write the outcomes known together in one activity. */
+  readonly outcomes: ToolOutcomeWriter | null;
   /** Runs started after patch `lead-clarification` offer `ask_clarification` and wait for answers. */
   readonly clarifies: boolean;
   /** The answer to `state.question`, once update `answerClarification` delivered it. */

@@ -25,11 +25,12 @@ import { inputSchemas } from './input-schemas';
 import type { LeadRunContext } from './lead-run-context';
 import { awaitAnswer } from './lead-clarification';
 import { registerLeadRunHandlers } from './lead-run-handlers';
-import { runLeadResponse } from './lead-response';
+import { publishTaskProgress, runLeadResponse } from './lead-response';
 import { toolListIncludes } from '../contracts/tool-patterns';
 import { WORKFLOW_PATCHES } from './patches';
 import { newLeadRunState } from './new-lead-run-state';
 import { progressDetails } from './progress-details';
+import { ToolOutcomeWriter } from './tool-outcome-writer';
 
 /**
  * One lead run: model step, then every tool call of that step in parallel (`task` calls as
@@ -46,10 +47,13 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   // A continued run picks up where the previous execution stopped: the whole state, not the history.
   const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : newLeadRunState(input.runId, input.threadId);
   // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
+  const ownCallIds = patched(WORKFLOW_PATCHES.leadCalls);
+  // Runs recorded before it raced each task against its own timer and wrote and upserted per call.
+  const batched = patched(WORKFLOW_PATCHES.batchedTaskBookkeeping);
   const run: LeadRunContext = {
     input,
     state,
-    ownCallIds: patched(WORKFLOW_PATCHES.leadCalls),
+    ownCallIds,
     open: new Map(),
     unseenTurn: null,
     guarded: patched(WORKFLOW_PATCHES.leadGuards),
@@ -57,9 +61,13 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
     taskControls: new Map(),
     deadlines: patched(WORKFLOW_PATCHES.taskDeadlines),
+    runSafetyNet: batched,
+    outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId) : null,
     clarifies: patched(WORKFLOW_PATCHES.leadClarification),
     answer: null,
   };
+  // Never settles: it waits for outcomes as long as the run lives.
+  if (run.outcomes !== null) void run.outcomes.run(() => publishTaskProgress(run));
   // Decided here, at start, like the others: a run started without its identifying attributes (by a
   // plain Temporal client) gets them in the same upsert as its status, one command either way.
   const identity = patched(WORKFLOW_PATCHES.identitySearchAttributes)

@@ -38,4 +38,13 @@ export const WORKFLOW_PATCHES = {
    * found by thread and user. Older runs relied on the starter; their first upsert held the status only.
    */
   identitySearchAttributes: 'identity-search-attributes',
+  /**
+   * A lead run's per-task bookkeeping in bursts: one safety-net timer for its tasks in flight, armed
+   * for the earliest deadline (and one cancellation scope per task); one `recordToolOutcome` for the
+   * outcomes that became known together (in one activation, or while the previous write was in
+   * flight); its tasks' search attributes upserted once per such burst, and only when they changed.
+   * Older runs raced every task against a timer of its own and wrote and upserted per call. One
+   * marker for all three: each marker costs two history events per run.
+   */
+  batchedTaskBookkeeping: 'batched-task-bookkeeping',
 } as const;

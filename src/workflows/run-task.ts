@@ -1,6 +1,7 @@
 import { CancellationScope, condition, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { AdmissionDecision, CatalogEntry, LeadRunInput, LeadRunState, TaskState } from '../contracts';
 import { executeSubagent } from './execute-subagent';
+import type { TaskControl } from './lead-run-context';
 import { WORKFLOW_PATCHES } from './patches';
 import { progressDetails } from './progress-details';
 import type { ExecutionOutcome } from './execution-outcome';
@@ -24,7 +25,8 @@ function currentTimeout(task: TaskState, subagent: CatalogEntry): number {
 /**
  * Runs a task under the workflow-side safety net: if it is not done within its timeout plus the
  * grace period after dispatch (queue wait included), it is cancelled and ends `polling_timed_out`.
- * Runs recorded before the safety net existed had no such timer and replay without it.
+ * Runs recorded before the safety net existed had no such timer and replay without it; runs
+ * recorded since patch `batched-task-bookkeeping` share one net instead ({@link runWatchedTask}).
  */
 export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, toolCallId: string): Promise<TerminalDecision> {
   if (!patched(WORKFLOW_PATCHES.pollingSafetyNet)) return runTask(ctx, task, subagent, toolCallId);
@@ -46,6 +48,16 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
     timer.cancel();
     await net;
   }
+}
+
+/**
+ * Runs a task that the run's one safety net watches (patch `batched-task-bookkeeping`, see
+ * `watchTaskDeadlines`): a task the net gave up on had its scope cancelled and ends `polling_timed_out`.
+ */
+export async function runWatchedTask(ctx: TaskContext, control: TaskControl, subagent: CatalogEntry, toolCallId: string): Promise<TerminalDecision> {
+  const { task } = control;
+  const decision = await runTask(ctx, task, subagent, toolCallId);
+  return control.overrun ? pollingTimedOut(currentTimeout(task, subagent), 'running', decision.progress) : decision;
 }
 
 /**

@@ -41,6 +41,7 @@ const PURE_FOLDERS: readonly PureFolder[] = [
     folder: 'workflows',
     allowed: ({ spec, typeOnly }) =>
       spec === '@temporalio/workflow' ||
+      (spec === '@temporalio/common' && typeOnly) ||
       ownFile(spec) ||
       /^\.\.\/(contracts|middleware|prompts)(\/[a-z0-9-]+)?$/.test(spec) ||
       (spec === '../activities/activity-types' && typeOnly),

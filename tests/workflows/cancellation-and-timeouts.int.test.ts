@@ -124,6 +124,25 @@ test('the safety net gives up on a task not done within timeout + grace after di
   expect(h.recorder.requests.filter((r) => !r.tags.includes('lead'))).toHaveLength(0);
 });
 
+test('one safety-net timer watches all of a response\'s tasks: it gives up on each at its own deadline, then re-arms', async () => {
+  const timed = (n: number, seconds: number) => ({ ...task(n), args: { ...task(n).args, timeout_seconds: seconds } });
+  const harness = await temporal.start(
+    { lead: [{ tool_calls: [timed(1, 2), timed(2, 1)] }, { content: 'done' }], subagents: [{ match: '*', turns: [{ content: 'never' }] }] },
+    { subagent_runtime: { queue_timeout_seconds: 60, polling_grace_seconds: 1 }, subagents: { timeout_seconds: 2 } },
+  );
+  // Nothing picks the executions up: each task waits until the net gives up on it, at 2 + 1 s and 1 + 1 s.
+  harness.workers.subagents?.shutdown();
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'net-two', runId: 'run-two' });
+  expect(state.tasks.map((t) => [t.taskId, t.status])).toEqual([
+    ['0.0', 'polling_timed_out'],
+    ['0.1', 'polling_timed_out'],
+  ]);
+  const history = await temporal.env().client.workflow.getHandle(workflowId).fetchHistory();
+  const count = (type: string) => (history.events ?? []).filter((e) => e[type as keyof typeof e] != null).length;
+  // Armed for task 0.1 (2 s), fired, re-armed for task 0.0 (1 s more), fired: no timer per task, none left to cancel.
+  expect([count('timerStartedEventAttributes'), count('timerFiredEventAttributes'), count('timerCanceledEventAttributes')]).toEqual([2, 2, 0]);
+});
+
 describe('admission', () => {
   const blockingScenario = {
     lead: [{ tool_calls: [task(1)] }, { content: 'done' }],

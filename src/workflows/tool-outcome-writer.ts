@@ -1,0 +1,65 @@
+import { CancellationScope, condition } from '@temporalio/workflow';
+import type { ToolOutcome } from '../contracts';
+import { bookkeeping } from './activity-proxies';
+
+interface PendingOutcome {
+  readonly callId: string;
+  readonly outcome: ToolOutcome;
+  readonly written: () => void;
+  readonly failed: (err: unknown) => void;
+}
+
+/**
+ * Resolves once the microtasks the current activation started have run: the SDK evaluates blocked
+ * conditions only then, and this one is false when first evaluated. Every outcome that became
+ * known in the activation is pending by then, so it joins the burst.
+ */
+function activationSettled(): Promise<void> {
+  let reached = false;
+  const settled = condition(() => reached);
+  reached = true;
+  return settled;
+}
+
+/**
+ * Writes a run's tool outcomes in bursts (patch `batched-task-bookkeeping`): one `recordToolOutcome` takes
+ * every outcome that became known in the same workflow activation, and those that became known
+ * while the previous write was in flight. Older runs wrote one per call.
+ */
+export class ToolOutcomeWriter {
+  readonly #pending: PendingOutcome[] = [];
+
+  constructor(
+    private readonly threadId: string,
+    private readonly runId: string,
+  ) {}
+
+  /** Resolves once the call's outcome is stored; rejects when its write failed for good. */
+  write(callId: string, outcome: ToolOutcome): Promise<void> {
+    return new Promise((written, failed) => {
+      this.#pending.push({ callId, outcome, written, failed });
+    });
+  }
+
+  /**
+   * The writer's loop, for the run's lifetime; `onBurst` runs once per burst, before its write.
+   * Non-cancellable, like every outcome write: a cancelled run's outcomes are written too.
+   */
+  run(onBurst: () => void): Promise<never> {
+    return CancellationScope.nonCancellable(async () => {
+      for (;;) {
+        await condition(() => this.#pending.length > 0);
+        await activationSettled();
+        const burst = this.#pending.splice(0);
+        onBurst();
+        try {
+          const outcomes = burst.map(({ callId, outcome }) => ({ callId, outcome }));
+          await bookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes });
+          for (const pending of burst) pending.written();
+        } catch (err) {
+          for (const pending of burst) pending.failed(err);
+        }
+      }
+    });
+  }
+}
