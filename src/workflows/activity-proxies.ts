@@ -27,6 +27,17 @@ export const bookkeeping = proxyActivities<LeadActivities>({
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
 });
 
+/**
+ * The run's per-response bookkeeping (admission, tool outcomes) as local activities, for runs
+ * started after patch `batched-task-bookkeeping`: they run inside the workflow task on the lead
+ * worker, so a response's admission and a burst's outcome write cost no extra workflow task each.
+ * Retried like {@link bookkeeping}; a long store outage makes the SDK wait with a timer between tries.
+ */
+export const localBookkeeping = proxyLocalActivities<Pick<LeadActivities, 'admitSubagents' | 'recordToolOutcome'>>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
+});
+
 /** Batch and item bookkeeping (store writes); a store error that cannot heal is not retried. */
 export const batchStore = proxyActivities<BatchActivities>({
   startToCloseTimeout: '1 minute',

@@ -5,7 +5,7 @@ import { promoteTools } from '../contracts/deferred-tools';
 import { finishedTask } from '../contracts/finished-task';
 import { SA_BATCH_ID, SA_USER_ID } from '../contracts/search-attributes';
 import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
-import { bookkeeping, lead } from './activity-proxies';
+import { bookkeeping, lead, localBookkeeping } from './activity-proxies';
 import { batchWorkflowId } from './batch-messages';
 import { batchWorkflow } from './batch-workflow';
 import { classifyActivityFailure, failureMessage } from './classify-activity-failure';
@@ -40,9 +40,10 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
   });
   if (run.ownCallIds) for (const planned of plan) run.open.set(planned.ref.callId, planned.ref);
   const taskCount = plan.filter((p) => p.kind === 'task').length;
-  // Runs recorded before admission existed scheduled every task directly.
-  const admission: AdmissionDecision | null =
-    taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await bookkeeping.admitSubagents({ requested: taskCount }) : null;
+  // Runs recorded before admission existed scheduled every task directly; runs with the outcome
+  // writer admit in a local activity, in the same workflow task that schedules the tasks.
+  const admit = run.outcomes === null ? bookkeeping : localBookkeeping;
+  const admission: AdmissionDecision | null = taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await admit.admitSubagents({ requested: taskCount }) : null;
   const ctx: TaskContext = { input, state, admission, deadlines: run.deadlines };
   let admitted = 0;
   const running = plan.map((planned, index): Promise<ToolOutcome | null> => {

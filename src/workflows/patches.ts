@@ -42,9 +42,10 @@ export const WORKFLOW_PATCHES = {
    * A lead run's per-task bookkeeping in bursts: one safety-net timer for its tasks in flight, armed
    * for the earliest deadline (and one cancellation scope per task); one `recordToolOutcome` for the
    * outcomes that became known together (in one activation, or while the previous write was in
-   * flight); its tasks' search attributes upserted once per such burst, and only when they changed.
-   * Older runs raced every task against a timer of its own and wrote and upserted per call. One
-   * marker for all three: each marker costs two history events per run.
+   * flight); its tasks' search attributes upserted once per such burst, and only when they changed;
+   * admission and the outcome writes as local activities (no workflow task of their own). Older
+   * runs raced every task against a timer of its own, admitted and wrote per call in activities and
+   * upserted per call. One marker for all of it: each marker costs two history events per run.
    */
   batchedTaskBookkeeping: 'batched-task-bookkeeping',
 } as const;

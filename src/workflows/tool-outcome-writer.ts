@@ -1,6 +1,6 @@
 import { CancellationScope, condition } from '@temporalio/workflow';
 import type { ToolOutcome } from '../contracts';
-import { bookkeeping } from './activity-proxies';
+import { localBookkeeping } from './activity-proxies';
 
 interface PendingOutcome {
   readonly callId: string;
@@ -22,9 +22,10 @@ function activationSettled(): Promise<void> {
 }
 
 /**
- * Writes a run's tool outcomes in bursts (patch `batched-task-bookkeeping`): one `recordToolOutcome` takes
- * every outcome that became known in the same workflow activation, and those that became known
- * while the previous write was in flight. Older runs wrote one per call.
+ * Writes a run's tool outcomes in bursts (patch `batched-task-bookkeeping`): one `recordToolOutcome`, a
+ * local activity, takes every outcome that became known in the same workflow activation, and those
+ * that became known while the previous write was in flight. Older runs wrote one per call, each an
+ * activity of its own.
  */
 export class ToolOutcomeWriter {
   readonly #pending: PendingOutcome[] = [];
@@ -54,7 +55,7 @@ export class ToolOutcomeWriter {
         onBurst();
         try {
           const outcomes = burst.map(({ callId, outcome }) => ({ callId, outcome }));
-          await bookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes });
+          await localBookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes });
           for (const pending of burst) pending.written();
         } catch (err) {
           for (const pending of burst) pending.failed(err);
