@@ -237,6 +237,26 @@ const RECIPES: Record<string, FixtureRecipe> = {
       },
     },
   },
+  'batch-slots-with-start': {
+    file: 'batch-slots-with-start.json',
+    description:
+      'Patches "batch-slots-with-start" and "batch-item-start-attempt": the 3-item batch (window 2 live, 1 running) starts an item only when its one running slot is free and passes the slot with the start; the flaky last item fails once, gives the slot back and asks for it again by signal.',
+    scenario: () => ({
+      subagents: [
+        { match: 'flaky', attempt: 1, turns: [{ error: '400 refused once' }] },
+        { match: '*', turns: [{ content: 'done' }] },
+      ],
+    }),
+    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    batch: {
+      item: {
+        key: 'c',
+        file: 'batch-item-start-attempt.json',
+        description:
+          'Patch "batch-item-start-attempt": the flaky item, started holding a slot: its first try starts with one local activity (startBatchItemAttempt) and fails; after the backoff it asks for a slot by signal and completes.',
+      },
+    },
+  },
   'lead-plain-client': {
     file: 'lead-plain-client.json',
     description:

@@ -3,6 +3,8 @@ import {
   BATCH_NOT_FOUND_TYPE,
   BATCH_STORE_INVALID_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
+  formatZodIssues,
+  INVALID_INPUT_TYPE,
   type BatchItemAttemptRecord,
   type BatchItemCounts,
   type BatchItemStatus,
@@ -10,11 +12,15 @@ import {
   type CancelBatchResult,
   type FailureType,
   type FinalBatchStatus,
+  type AdmissionDecision,
   type FinishBatchItemInput,
+  StartBatchItemAttemptInputSchema,
+  type StartBatchItemAttemptInput,
   type TerminalBatchItemStatus,
 } from '../contracts';
 import { isBatchStoreError, type BatchStoreErrorCode, type ItemWriteOutcome } from '../store';
 import type { ActivityDeps } from './activity-deps';
+import { createAdmitSubagents } from './admit-subagents';
 import { createRecordTaskEnd } from './record-task-end';
 
 /** A batch's stored progress, read when a batch workflow run starts. */
@@ -27,6 +33,12 @@ export interface BatchProgress {
 export interface FinishedItem {
   readonly written: boolean;
   readonly status: BatchItemStatus;
+}
+
+/** How one try of an item starts: admission, and the `running` mark when admitted (null when not). */
+export interface StartedAttempt {
+  readonly admission: AdmissionDecision;
+  readonly mark: ItemWriteOutcome | null;
 }
 
 /** The failure type of each store refusal that retrying cannot fix. */
@@ -49,6 +61,7 @@ async function nonRetryableStoreErrors<T>(work: () => Promise<T>): Promise<T> {
 export function createBatchActivities(deps: ActivityDeps) {
   const batches = deps.stores.batches;
   const recordTaskEnd = createRecordTaskEnd(deps);
+  const admitSubagents = createAdmitSubagents(deps);
   return {
     /** Up to `limit` pending keys after `afterKey`, in key order. */
     async nextBatchItems(input: { batchId: string; afterKey: string | null; limit: number }): Promise<string[]> {
@@ -63,6 +76,21 @@ export function createBatchActivities(deps: ActivityDeps) {
 
     async markBatchItemRunning(input: { batchId: string; key: string; attempt: number; at: string }): Promise<ItemWriteOutcome> {
       return nonRetryableStoreErrors(() => batches.markItemRunning(input.batchId, input.key, input.attempt, input.at));
+    },
+
+    /**
+     * One try's start in one activity (an item's hot path): admission as `admitSubagents` decides it
+     * for one task, then, only when admitted, the `markBatchItemRunning` write. A retry (the mark
+     * failed) decides admission again: it only reads, and marking the same attempt twice is harmless.
+     * @throws ApplicationFailure (non-retryable, `INVALID_INPUT`) for an input that does not validate
+     */
+    async startBatchItemAttempt(raw: StartBatchItemAttemptInput): Promise<StartedAttempt> {
+      const parsed = StartBatchItemAttemptInputSchema.safeParse(raw);
+      if (!parsed.success) throw ApplicationFailure.nonRetryable(`Invalid startBatchItemAttempt input: ${formatZodIssues(parsed.error.issues, '(input)')}`, INVALID_INPUT_TYPE);
+      const { batchId, key, attempt, at } = parsed.data;
+      const admission = await admitSubagents({ requested: 1 });
+      if (admission.admitted < 1) return { admission, mark: null };
+      return { admission, mark: await nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at)) };
     },
 
     async recordBatchItemAttempt(input: BatchItemAttemptRecord): Promise<ItemWriteOutcome> {

@@ -47,6 +47,11 @@ export const BatchItemWorkflowInputSchema = z.object({
   runtime: BatchItemRuntimeSchema,
   key: id,
   progress: BatchItemProgressSchema.default({ attemptsUsed: 0, capacityWaits: 0, startedAt: null }),
+  /**
+   * The batch started the item holding one of its running slots: the first try skips asking for
+   * one. Absent in items started before slots came with the start, and in continued item runs.
+   */
+  slotGranted: z.boolean().optional(),
 });
 export type BatchItemWorkflowInput = z.input<typeof BatchItemWorkflowInputSchema>;
 
@@ -116,6 +121,15 @@ export const BatchItemAttemptRecordSchema = z.object({
   at: z.string(),
 });
 export type BatchItemAttemptRecord = z.infer<typeof BatchItemAttemptRecordSchema>;
+
+/** Input of `startBatchItemAttempt`: admission for one try of an item, then its `running` mark. */
+export const StartBatchItemAttemptInputSchema = z.object({
+  batchId: id,
+  key: id,
+  attempt: z.number().int().min(1),
+  at: z.string(),
+});
+export type StartBatchItemAttemptInput = z.infer<typeof StartBatchItemAttemptInputSchema>;
 
 /** Input of `finishBatchItem`: the item's terminal write and its `subagent.end` event. */
 export const FinishBatchItemInputSchema = z.object({

@@ -264,6 +264,7 @@ export {
   CancelBatchRequestSchema,
   CancelBatchResultSchema,
   BatchItemAttemptRecordSchema,
+  StartBatchItemAttemptInputSchema,
   FinishBatchItemInputSchema,
 } from './batch-workflows';
 export type {
@@ -277,6 +278,7 @@ export type {
   CancelBatchRequest,
   CancelBatchResult,
   BatchItemAttemptRecord,
+  StartBatchItemAttemptInput,
   FinishBatchItemInput,
 } from './batch-workflows';
 export { isValidThreadId, THREAD_ID_PATTERN, THREAD_OWNER_ID_MAX_CHARS, ThreadKind, ThreadKindSchema, ThreadClaimInputSchema, ThreadOwnerRecordSchema } from './thread-owners';

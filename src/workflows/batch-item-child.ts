@@ -9,16 +9,16 @@ import { failureMessage } from './classify-activity-failure';
 
 /**
  * Runs item `key` as a child workflow in `scope` (the batch cancels the scope to cancel its items)
- * and resolves to the status its row ended with. A child that failed (or never started) leaves its
+ * and resolves to the status its row ended with. `slotGranted`: the item starts holding a running slot. A child that failed (or never started) leaves its
  * row to the batch, which writes it here; the store fences the write.
  */
-export function runBatchItemChild(scope: CancellationScope, input: BatchWorkflowInput, key: string): Promise<BatchItemStatus> {
+export function runBatchItemChild(scope: CancellationScope, input: BatchWorkflowInput, key: string, slotGranted: boolean): Promise<BatchItemStatus> {
   const { runtime } = input;
   return scope
     .run(() =>
       executeChild(batchItemWorkflow, {
         workflowId: batchItemWorkflowId(runtime.batchId, key),
-        args: [{ runtime, key }],
+        args: [slotGranted ? { runtime, key, slotGranted } : { runtime, key }],
         staticSummary: boundText(`${input.title}: item ${key}`, 200),
         typedSearchAttributes: [
           { key: SA_BATCH_ID, value: runtime.batchId },

@@ -5,12 +5,14 @@ import {
   continueAsNew,
   getExternalWorkflowHandle,
   isCancellation,
+  patched,
   setCurrentDetails,
   setHandler,
   sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { BatchActivities } from '../activities/activity-types';
 import type {
   AdmissionDecision,
   BatchItemOutcome,
@@ -26,6 +28,9 @@ import { decideItemOutcome, itemBackoffMs, type ItemDecision, type ItemTerminal 
 import { itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
 import { executeSubagent } from './execute-subagent';
 import type { ExecutionOutcome } from './execution-outcome';
+import { WORKFLOW_PATCHES } from './patches';
+
+type StartedAttempt = Awaited<ReturnType<BatchActivities['startBatchItemAttempt']>>;
 
 /** A workflow-time timestamp (deterministic: the SDK replays the recorded time). */
 function now(): string {
@@ -39,7 +44,11 @@ function now(): string {
  * item row; the terminal write is fenced by the store, so a cancelled item stays cancelled.
  */
 export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promise<BatchItemOutcome> {
-  const { runtime, key, progress } = checkItemInput(rawInput);
+  const { runtime, key, progress, slotGranted } = checkItemInput(rawInput);
+  // Decided once, at start: older items started a try with two local activities.
+  const oneStartActivity = patched(WORKFLOW_PATCHES.batchItemStartAttempt);
+  // The batch passed a running slot with the start: the first try does not ask for one.
+  let holdsSlot = slotGranted;
   let granted = false;
   setHandler(itemSlotGrantedSignal, () => {
     granted = true;
@@ -58,17 +67,17 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
       }
       const attempt = progress.attemptsUsed + 1;
       details(runtime, progress, 'waiting for a running slot');
-      if (batch !== null) {
+      if (batch !== null && !holdsSlot) {
         granted = false;
         await batch.signal(requestItemSlotSignal, { key });
         await condition(() => granted);
       }
-      const admission = await bookkeeping.admitSubagents({ requested: 1 });
+      holdsSlot = false;
+      const { admission, mark } = await startAttempt(oneStartActivity, runtime.batchId, key, attempt);
       let decision: ItemDecision;
-      if (admission.admitted < 1) {
+      if (mark === null) {
         decision = { kind: 'capacity_wait', outcome: 'capacity_rejected', error: admission.rejection ?? admission.capacityMessage };
       } else {
-        const mark = await bookkeeping.markBatchItemRunning({ batchId: runtime.batchId, key, attempt, at: now() });
         // Terminal already: the batch was cancelled while this item waited.
         if (!mark.written) return ended(key, mark.status as TerminalBatchItemStatus, progress.attemptsUsed);
         progress.startedAt ??= now();
@@ -131,6 +140,17 @@ function ended(key: string, status: TerminalBatchItemStatus, attempts: number, s
   return { key, status, attempts, stopReason };
 }
 
+/**
+ * Admission for one try, then (admitted) the item's `running` mark: one local activity, or, in
+ * items started before patch `batch-item-start-attempt`, two in a row.
+ */
+async function startAttempt(oneActivity: boolean, batchId: string, key: string, attempt: number): Promise<StartedAttempt> {
+  if (oneActivity) return bookkeeping.startBatchItemAttempt({ batchId, key, attempt, at: now() });
+  const admission = await bookkeeping.admitSubagents({ requested: 1 });
+  if (admission.admitted < 1) return { admission, mark: null };
+  return { admission, mark: await bookkeeping.markBatchItemRunning({ batchId, key, attempt, at: now() }) };
+}
+
 function details(runtime: BatchItemRuntime, progress: BatchItemProgress, what: string): void {
   setCurrentDetails(`**${what}** · attempts used ${progress.attemptsUsed} of ${runtime.maxAttempts} · capacity waits ${progress.capacityWaits}`);
 }
@@ -166,7 +186,7 @@ function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tr
  * validated (zod) and a key read from the store; loading zod in every item workflow would cost
  * ~35 ms of CPU per item (measured with `npm run bench:batch`), so this checks the shape it relies on.
  */
-function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntime; key: string; progress: BatchItemProgress } {
+function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntime; key: string; progress: BatchItemProgress; slotGranted: boolean } {
   const problems: string[] = [];
   if (typeof raw?.key !== 'string' || raw.key.trim() === '') problems.push('key: must be a non-empty string');
   const runtime = raw?.runtime;
@@ -178,5 +198,5 @@ function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntim
     if (typeof runtime?.[field] !== 'number' || !(runtime[field] > 0)) problems.push(`runtime.${field}: must be a positive number`);
   }
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid batch item input: ${problems.join('; ')}`, INVALID_INPUT_TYPE);
-  return { runtime, key: raw.key, progress: { attemptsUsed: 0, capacityWaits: 0, startedAt: null, ...raw.progress } };
+  return { runtime, key: raw.key, progress: { attemptsUsed: 0, capacityWaits: 0, startedAt: null, ...raw.progress }, slotGranted: raw.slotGranted === true };
 }

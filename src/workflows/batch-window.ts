@@ -5,9 +5,13 @@
 /** Items to fetch from the store per page when the window needs more keys. */
 export const BATCH_KEY_PAGE = 500;
 
-/** How many more item workflows the batch may start now. */
-export function itemsToStart(window: { live: number; maxLive: number; stopping: boolean }): number {
-  return window.stopping ? 0 : Math.max(0, window.maxLive - window.live);
+/**
+ * How many more item workflows the batch may start now. With `freeSlots` (items start holding a
+ * running slot), no more than the slots free: an item started without one would only wait for it.
+ */
+export function itemsToStart(window: { live: number; maxLive: number; stopping: boolean; freeSlots?: number }): number {
+  if (window.stopping) return 0;
+  return Math.max(0, Math.min(window.maxLive - window.live, window.freeSlots ?? Infinity));
 }
 
 /**

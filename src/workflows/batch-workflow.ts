@@ -35,7 +35,8 @@ function doneCount(counts: BatchItemCounts): number {
 /**
  * One durable batch (SPEC Appendix C.3). The batch and its items are already rows in the
  * BatchStore; this workflow starts one `batchItemWorkflow` per item in key order, in a sliding
- * window of `maxLiveItems`, hands out `maxRunningItems` running slots, and continues as new
+ * window of `maxLiveItems`, hands out `maxRunningItems` running slots (a new item starts only
+ * when a slot is free, and holds it from its start: patch `batch-slots-with-start`), and continues as new
  * (after letting the live items finish) before its history grows large. `cancelBatch` cancels
  * every nonterminal item in the store at once, then the live item workflows.
  */
@@ -50,6 +51,8 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   const identity = patched(WORKFLOW_PATCHES.identitySearchAttributes)
     ? missingSearchAttributes(workflowInfo().typedSearchAttributes, batchSearchAttributes(input))
     : [];
+  // Decided once, at start: older batches started every item the window allowed, each asking for its slot.
+  const slotsWithStart = patched(WORKFLOW_PATCHES.batchSlotsWithStart);
   const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
   const state: BatchState = {
     batchId: runtime.batchId,
@@ -115,7 +118,8 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     state.liveItems += 1;
     state.counts.pending -= 1;
     state.counts.running += 1;
-    void runBatchItemChild(items, input, key)
+    if (slotsWithStart) slots.hold(key);
+    void runBatchItemChild(items, input, key, slotsWithStart)
       .then((status) => {
         if (cancelled === null) {
           state.counts.running -= 1;
@@ -144,11 +148,16 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   try {
     for (;;) {
       draining ||= shouldContinueAsNew({ length: workflowInfo().historyLength, suggested: workflowInfo().continueAsNewSuggested }, input.historyEventLimit);
-      let room = itemsToStart({ live: state.liveItems, maxLive: input.maxLiveItems, stopping: cancelled !== null || draining || keys.exhausted });
+      // Items waiting for a slot (to try again) get theirs before new items start with one.
+      if (slotsWithStart) grantSlots();
+      const stopping = cancelled !== null || draining || keys.exhausted;
+      let room = itemsToStart({ live: state.liveItems, maxLive: input.maxLiveItems, stopping, ...(slotsWithStart ? { freeSlots: slots.free } : {}) });
       while (room > 0) {
         if (!keys.buffered) {
           await keys.refill();
           if (keys.exhausted || cancelled !== null) break;
+          // A request that arrived meanwhile is owed the slot.
+          if (slotsWithStart && slots.free < 1) break;
         }
         startItem(keys.take());
         room -= 1;

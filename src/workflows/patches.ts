@@ -1,5 +1,5 @@
 /**
- * Patch markers of leadRunWorkflow (and batchWorkflow: `identitySearchAttributes`). Each guards a change of the command sequence so that runs
+ * Patch markers of leadRunWorkflow, batchWorkflow and batchItemWorkflow. Each guards a change of the command sequence so that runs
  * recorded before it replay unchanged (tests/replay/histories holds a history of each era).
  */
 export const WORKFLOW_PATCHES = {
@@ -38,6 +38,17 @@ export const WORKFLOW_PATCHES = {
    * found by thread and user. Older runs relied on the starter; their first upsert held the status only.
    */
   identitySearchAttributes: 'identity-search-attributes',
+  /**
+   * batchWorkflow starts an item only when a running slot is free for it and passes the slot with
+   * the start (`slotGranted`): the item's first try needs no request/grant signals. Older batches
+   * started every item the window allowed, each asking for its slot by signal.
+   */
+  batchSlotsWithStart: 'batch-slots-with-start',
+  /**
+   * batchItemWorkflow starts a try with one local activity (`startBatchItemAttempt`: admission, then
+   * the running mark). Older items ran `admitSubagents` and `markBatchItemRunning` one after the other.
+   */
+  batchItemStartAttempt: 'batch-item-start-attempt',
   /**
    * A lead run's per-task bookkeeping in bursts: one safety-net timer for its tasks in flight, armed
    * for the earliest deadline (and one cancellation scope per task); one `recordToolOutcome` for the

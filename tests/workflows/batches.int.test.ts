@@ -171,7 +171,7 @@ test('a bad item rejects the whole request before anything is stored', async () 
 test('a batch continues as new before its history grows large, without losing or repeating an item', async () => {
   const h = await temporal.start({ subagents: [{ match: '*', turns: [{ content: 'ok' }] }] }, { ...BATCHES_ON, subagent_runtime: { max_running: 4 } });
   const items = Array.from({ length: 40 }, (_, i) => ({ prompt: `Item ${i}` }));
-  const started = await h.client.startBatch({ title: 'long', subagentType: 'general-purpose', items, ownerId: 'hal', maxLiveItems: 8, maxRunningItems: 4, historyEventLimit: 150 });
+  const started = await h.client.startBatch({ title: 'long', subagentType: 'general-purpose', items, ownerId: 'hal', maxLiveItems: 8, maxRunningItems: 4, historyEventLimit: 100 });
   const final = await started.handle.result();
   expect(final.continuedRuns).toBeGreaterThanOrEqual(2);
   expect(final.counts).toEqual({ pending: 0, running: 0, completed: 40, failed: 0, cancelled: 0, timed_out: 0 });

@@ -34,3 +34,22 @@ test('a grant that never reached its item is released and can be asked for again
   slots.request('a');
   expect(slots.grant()).toEqual(['b']);
 });
+
+test('a new item holds a free slot from its start; waiting items come first', () => {
+  const slots = new BatchSlotArbiter(2);
+  expect(slots.free).toBe(2);
+  slots.hold('a');
+  expect(slots.running).toBe(1);
+  slots.request('b');
+  // b waits for the one slot left: no new item may take it.
+  expect(slots.free).toBe(0);
+  expect(() => slots.hold('c')).toThrow('no free running slot for c');
+  expect(slots.grant()).toEqual(['b']);
+  // A held slot is given back like a granted one.
+  slots.release('a');
+  expect(slots.free).toBe(1);
+  slots.hold('c');
+  slots.ended('b');
+  expect(slots.running).toBe(1);
+  expect(slots.free).toBe(1);
+});

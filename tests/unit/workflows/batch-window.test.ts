@@ -7,6 +7,14 @@ test('itemsToStart fills the window up to max live items, and nothing while stop
   expect(itemsToStart({ live: 3, maxLive: 100, stopping: true })).toBe(0);
 });
 
+test('itemsToStart with slots passed at start: no more items than free slots, within the window', () => {
+  expect(itemsToStart({ live: 0, maxLive: 100, stopping: false, freeSlots: 8 })).toBe(8);
+  expect(itemsToStart({ live: 8, maxLive: 100, stopping: false, freeSlots: 0 })).toBe(0);
+  // Items waiting out a backoff are live without a slot: the window still bounds them.
+  expect(itemsToStart({ live: 99, maxLive: 100, stopping: false, freeSlots: 5 })).toBe(1);
+  expect(itemsToStart({ live: 0, maxLive: 100, stopping: true, freeSlots: 8 })).toBe(0);
+});
+
 test('slotsToGrant grants in request order up to max running', () => {
   expect(slotsToGrant(['a', 'b', 'c'], 1, 3)).toEqual(['a', 'b']);
   expect(slotsToGrant(['a', 'b'], 3, 3)).toEqual([]);
