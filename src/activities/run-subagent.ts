@@ -124,7 +124,7 @@ export function createRunSubagent(deps: ActivityDeps) {
         const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel, skills, deferredTools });
         // Spans innermost: one per provider call and per tool execution, with the task's ids.
         const spans = agentSpansMiddleware({ ids: deerflowIdsOf(input), model: modelName, agent: def.name });
-        const middleware = [...(receiptsEnabled ? withToolReceipts(chain) : chain), spans];
+        const middleware = [...(receiptsEnabled ? withToolReceipts(chain) : chain), reporter.flushBeforeCalls(), spans];
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${scope.runId}:${scope.taskId}#${input.attempt}`;
@@ -158,7 +158,7 @@ export function createRunSubagent(deps: ActivityDeps) {
               resumedFrom = undefined;
             }
             // A tool result may bring new receipts: the run keeps the latest evidence too.
-            if (fresh.length > 0) await reporter.publish(progress());
+            if (fresh.length > 0) reporter.publish(progress());
           }
         } catch (err) {
           rethrowIfCancelled(signal);

@@ -126,3 +126,33 @@ test('a timed-out task keeps its usage, model and latest evidence in state, its 
     subagent_token_usage: usage(30, 5),
   });
 });
+
+test('a task reports its usage to the run before it waits on a tool or a model, never for the response it ends with', async () => {
+  const harness = await temporal.start({
+    lead: [{ tool_calls: [task('Quick one'), task('Quick two'), task('Lister')] }, { content: 'done' }],
+    subagents: [
+      { match: 'Lister', turns: [{ content: 'looking', tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: usage(30, 5) }, { content: 'listed', usage: usage(7, 1) }] },
+      { match: '*', turns: [{ content: 'quick', usage: usage(11, 2) }] },
+    ],
+  });
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'usage-signals', runId: 'run-1' });
+  expect(state.tasks.map((t) => [t.description, t.status, t.usage])).toEqual([
+    ['Quick one', 'completed', usage(11, 2)],
+    ['Quick two', 'completed', usage(11, 2)],
+    ['Lister', 'completed', usage(37, 6)],
+  ]);
+  const history = await temporal.env().client.workflow.getHandle(workflowId).fetchHistory();
+  const signals = (history.events ?? []).flatMap((e) => {
+    const signal = e.workflowExecutionSignaledEventAttributes;
+    if (!signal || signal.signalName !== 'taskProgress') return [];
+    return (signal.input?.payloads ?? []).map(
+      (p) => JSON.parse(Buffer.from(p.data ?? new Uint8Array()).toString('utf8')) as { taskId: string; progress: { usage: TokenUsage; evidence: { receipts: number } | null } },
+    );
+  });
+  // Only the lister waited after a response: on its tool (the usage so far), then on its second
+  // model call (the tool's receipt is new evidence); its last response comes with its result.
+  expect(signals.map((s) => [s.taskId, s.progress.usage, s.progress.evidence?.receipts])).toEqual([
+    ['0.2', usage(30, 5), 0],
+    ['0.2', usage(30, 5), 1],
+  ]);
+});
