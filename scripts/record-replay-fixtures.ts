@@ -76,6 +76,9 @@ const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, pr
 
 const batchItems = (count: number) => Array.from({ length: count }, (_, i) => ({ key: String(i + 1).padStart(2, '0'), prompt: `Item ${i + 1}` }));
 
+/** Batches on, polling fast: every batch recipe's config. */
+const BATCHES_ON = { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } };
+
 const RECIPES: Record<string, FixtureRecipe> = {
   demo: {
     file: 'demo-lead-run.json',
@@ -216,7 +219,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
       ],
       subagents: [{ match: '*', turns: [{ content: 'done' }] }],
     }),
-    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    config: BATCHES_ON,
   },
   batch: {
     file: 'batch.json',
@@ -228,7 +231,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
         { match: '*', turns: [{ content: 'done' }] },
       ],
     }),
-    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    config: BATCHES_ON,
     batch: {
       item: {
         key: 'c',
@@ -241,13 +244,8 @@ const RECIPES: Record<string, FixtureRecipe> = {
     file: 'batch-slots-with-start.json',
     description:
       'Patches "batch-slots-with-start" and "batch-item-start-attempt": the 3-item batch (window 2 live, 1 running) starts an item only when its one running slot is free and passes the slot with the start; the flaky last item fails once, gives the slot back and asks for it again by signal.',
-    scenario: () => ({
-      subagents: [
-        { match: 'flaky', attempt: 1, turns: [{ error: '400 refused once' }] },
-        { match: '*', turns: [{ content: 'done' }] },
-      ],
-    }),
-    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    scenario: () => RECIPES['batch']!.scenario(),
+    config: BATCHES_ON,
     batch: {
       item: {
         key: 'c',
@@ -269,7 +267,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Patch "identity-search-attributes": the 3-item batch started by a plain Temporal client without search attributes; the batch upserts DeerflowBatchId, DeerflowUserId and DeerflowSubagents with its first progress.',
     scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }),
-    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    config: BATCHES_ON,
     batch: { item: null },
     plainClient: true,
   },
@@ -299,7 +297,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'The first execution of a 12-item batch (window 2 live, 1 running) with a history limit of 100 events: at the limit it stops starting items, lets the live ones finish and continues as new with its cursor.',
     scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }),
-    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    config: BATCHES_ON,
     batch: { item: null, items: batchItems(12), historyEventLimit: 100 },
     firstExecution: true,
   },
@@ -308,7 +306,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Update "cancelBatch" on a 6-item batch (window 2 live, 2 running) while both live items\' subagents run: every nonterminal item is cancelled in the store at once, the live item workflows are cancelled, the batch ends cancelled.',
     scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'late', delay_ms: 60_000 }] }] }),
-    config: { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } },
+    config: BATCHES_ON,
     batch: {
       item: {
         key: '01',
