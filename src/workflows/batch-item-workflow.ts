@@ -63,7 +63,8 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
   try {
     for (let tries = 1; ; tries++) {
       if (workflowInfo().continueAsNewSuggested) {
-        await continueAsNew<typeof batchItemWorkflow>({ runtime, key, progress });
+        // A slot passed with the start goes with it: the batch counts it as held, not as asked for.
+        await continueAsNew<typeof batchItemWorkflow>({ runtime, key, progress, ...(holdsSlot ? { slotGranted: true } : {}) });
       }
       const attempt = progress.attemptsUsed + 1;
       details(runtime, progress, 'waiting for a running slot');
