@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ConversationCheckpoints } from '../../../src/activities/conversation-checkpoints';
 import { resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from '../../../src/activities/subagent-checkpoint';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
+import { afterToolResults, streamUntil } from '../../support/interrupted-stream';
 
 const task = { threadId: 'thread-1', runId: 'run-1', taskId: '0.0' };
 const LIMIT = 100;
@@ -30,18 +31,16 @@ function agentOn(saver: MemorySaver | ConversationCheckpoints) {
 /** Runs attempt 1 until `stopAfterTools` tool results are in (or to its end); returns the checkpoints the store received. */
 async function firstAttempt(memory: MemorySaver, stopAfterTools: number | null): Promise<number> {
   const put = jest.spyOn(memory, 'put');
-  const stop = new AbortController();
-  await new MockActivityEnvironment().run(async () => {
-    const stream = await agentOn(new ConversationCheckpoints(memory)).stream(
-      { messages: [{ role: 'user', content: 'go' }] },
-      { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: LIMIT, signal: stop.signal },
-    );
-    try {
-      for await (const chunk of stream) if (chunk.messages.filter((m) => m.type === 'tool').length === stopAfterTools) stop.abort();
-    } catch (err) {
-      if (!stop.signal.aborted) throw err;
-    }
-  });
+  await new MockActivityEnvironment().run(() =>
+    streamUntil(
+      (signal) =>
+        agentOn(new ConversationCheckpoints(memory)).stream(
+          { messages: [{ role: 'user', content: 'go' }] },
+          { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: LIMIT, signal },
+        ),
+      afterToolResults(stopAfterTools),
+    ),
+  );
   const stored = put.mock.calls.length;
   put.mockRestore();
   return stored;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { dropCheckpoints, resumedRecursionLimit, subagentCheckpointThread, takeOverCheckpoint } from '../../../src/activities/subagent-checkpoint';
 import { finishedOutcome } from '../../../src/activities/subagent-outcome';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
+import { afterToolResults, streamUntil } from '../../support/interrupted-stream';
 
 const task = { threadId: 'thread-1', runId: 'run-1', taskId: '0.0' };
 const LIMIT = 50;
@@ -19,16 +20,14 @@ function agentOn(saver: MemorySaver, toolRounds: number) {
 
 /** Attempt 1 on its own thread, stopped (as a lost worker) once `stopAfterTools` tool results are checkpointed, or run to its end. */
 async function firstAttempt(saver: MemorySaver, toolRounds: number, stopAfterTools: number | null): Promise<void> {
-  const stop = new AbortController();
-  const stream = await agentOn(saver, toolRounds).stream(
-    { messages: [{ role: 'user', content: 'go' }] },
-    { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: LIMIT, signal: stop.signal },
+  await streamUntil(
+    (signal) =>
+      agentOn(saver, toolRounds).stream(
+        { messages: [{ role: 'user', content: 'go' }] },
+        { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: LIMIT, signal },
+      ),
+    afterToolResults(stopAfterTools),
   );
-  try {
-    for await (const chunk of stream) if (chunk.messages.filter((m) => m.type === 'tool').length === stopAfterTools) stop.abort();
-  } catch (err) {
-    if (!stop.signal.aborted) throw err;
-  }
 }
 
 /** Attempt `attempt` resumed as `runSubagent` does it: its own thread, seeded from the earlier attempt. */

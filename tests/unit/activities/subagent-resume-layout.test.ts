@@ -23,6 +23,7 @@ import {
   toolResultSanitizationMiddleware,
 } from '../../../src/middleware/agent';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
+import { afterToolResults, streamUntil } from '../../support/interrupted-stream';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 
 const config = AppConfigSchema.parse({});
@@ -64,17 +65,19 @@ const usageOf = (messages: readonly BaseMessage[]) => messages.reduce<TokenUsage
 
 /** Attempt 1 on the previous release's chain, stopped (as a lost worker) once `stopWhen` holds for a chunk. */
 async function previousReleaseAttempt(saver: ConversationCheckpoints, toolRounds: number, stopWhen: (messages: readonly BaseMessage[]) => boolean): Promise<void> {
-  const stop = new AbortController();
-  const middleware = previousReleaseChain();
-  const stream = await agentOn(saver, middleware, toolRounds).stream(
-    { messages: [new HumanMessage('go')] },
-    { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: recursionLimitForTurns(MAX_TURNS, middleware), signal: stop.signal, context },
+  await firstAttempt(saver, previousReleaseChain(), toolRounds, stopWhen);
+}
+
+/** Attempt 1 on `middleware`, stopped (as a lost worker) once `stopWhen` holds for a chunk. */
+function firstAttempt(saver: ConversationCheckpoints, middleware: AgentMiddleware[], toolRounds: number, stopWhen: (messages: readonly BaseMessage[]) => boolean): Promise<void> {
+  return streamUntil(
+    (signal) =>
+      agentOn(saver, middleware, toolRounds).stream(
+        { messages: [new HumanMessage('go')] },
+        { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: recursionLimitForTurns(MAX_TURNS, middleware), signal, context },
+      ),
+    stopWhen,
   );
-  try {
-    for await (const chunk of stream) if (stopWhen(chunk.messages)) stop.abort();
-  } catch (err) {
-    if (!stop.signal.aborted) throw err;
-  }
 }
 
 /** Attempt 2 on this release's chain, taking over as `runSubagent` does. */
@@ -102,13 +105,12 @@ async function resumedAttempt(saver: ConversationCheckpoints, toolRounds: number
 /** The saver `runSubagent` uses; it retries store calls within the activity's context. */
 const inActivity = <T>(fn: () => Promise<T>): Promise<T> => new MockActivityEnvironment().run(fn) as Promise<T>;
 
-const afterTools = (n: number) => (messages: readonly BaseMessage[]) => count(messages, (m) => ToolMessage.isInstance(m)) === n;
 const afterResponses = (n: number) => (messages: readonly BaseMessage[]) => count(messages, (m) => AIMessage.isInstance(m)) === n;
 
 describe('a checkpoint of the previous release (a graph node per hook) resumed on the folded chain', () => {
   test.each([
-    ['a round of tool results (next: the beforeModel hooks)', afterTools(1), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
-    ['a round of tool results (next: the beforeModel hooks)', afterTools(3), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
     ['a model response (next: the afterModel hooks)', afterResponses(2), 'TokenBudgetMiddleware.after_model', 'SubagentHooksMiddleware.after_model'],
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, oldNext, takeover) => {
     const saver = new ConversationCheckpoints(new MemorySaver());
@@ -131,7 +133,7 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
 
   test('a task that answers within the cap completes once, without another call for the answered turns', async () => {
     const saver = new ConversationCheckpoints(new MemorySaver());
-    await inActivity(() => previousReleaseAttempt(saver, 3, afterTools(2)));
+    await inActivity(() => previousReleaseAttempt(saver, 3, afterToolResults(2)));
     const { point, messages, capped } = await inActivity(() => resumedAttempt(saver, 3));
     expect(point.steps).toBe(4);
     expect(capped).toBe(false);
@@ -142,18 +144,7 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
   test('a checkpoint of the current layout resumes where it stopped, with no takeover command', async () => {
     const saver = new ConversationCheckpoints(new MemorySaver());
     const middleware = buildSubagentMiddleware({ config, agentName: 'general-purpose', now });
-    await inActivity(async () => {
-      const stop = new AbortController();
-      const stream = await agentOn(saver, middleware, 20).stream(
-        { messages: [new HumanMessage('go')] },
-        { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: recursionLimitForTurns(MAX_TURNS, middleware), signal: stop.signal, context },
-      );
-      try {
-        for await (const chunk of stream) if (afterTools(2)(chunk.messages)) stop.abort();
-      } catch (err) {
-        if (!stop.signal.aborted) throw err;
-      }
-    });
+    await inActivity(() => firstAttempt(saver, middleware, 20, afterToolResults(2)));
     const { point, input, messages, capped } = await inActivity(() => resumedAttempt(saver, 20));
     expect(point.next).toEqual(['SubagentHooksMiddleware.before_model']);
     expect(input).toBeNull();
