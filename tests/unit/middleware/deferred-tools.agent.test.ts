@@ -1,6 +1,5 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { createAgent, tool } from 'langchain';
-import { z } from 'zod';
+import { createAgent } from 'langchain';
 
 import { AppConfigSchema } from '../../../src/config';
 import { buildSubagentMiddleware } from '../../../src/middleware/agent';
@@ -8,6 +7,7 @@ import type { SkillToolRule } from '../../../src/middleware';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { withToolReceipts } from '../../../src/receipts/agent';
 import { ModelRequestRecorder } from '../../support/model-request-recorder';
+import { recordingStubTools } from '../../support/recording-stub-tools';
 
 const TASK = 'Look it up';
 const SKILL_PATH = '/mnt/skills/public/pdf-forms/SKILL.md';
@@ -21,15 +21,7 @@ const DEFERRED = [
 
 /** A subagent with stub tools (two of them deferred MCP tools), the real chain (receipts on) and a scripted model. */
 function setup(turns: readonly Record<string, unknown>[], skills: readonly SkillToolRule[] = [], compaction = false) {
-  const ran: string[] = [];
-  const stub = (name: string, output: string) =>
-    tool(
-      () => {
-        ran.push(name);
-        return output;
-      },
-      { name, description: `Stub ${name}.`, schema: z.object({}).passthrough() },
-    );
+  const { ran, stub } = recordingStubTools();
   const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 'deferred-tools');
   const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: TASK }, modelName: 'scripted' });
   // Compaction after 6 messages, keeping 2: the tool_search result leaves the history early.

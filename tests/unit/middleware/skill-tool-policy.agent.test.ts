@@ -1,6 +1,5 @@
 import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
-import { createAgent, tool } from 'langchain';
-import { z } from 'zod';
+import { createAgent } from 'langchain';
 
 import { AppConfigSchema } from '../../../src/config';
 import { buildSubagentMiddleware } from '../../../src/middleware/agent';
@@ -8,6 +7,7 @@ import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { withToolReceipts } from '../../../src/receipts/agent';
 import type { SkillToolRule } from '../../../src/middleware';
 import { ModelRequestRecorder } from '../../support/model-request-recorder';
+import { recordingStubTools } from '../../support/recording-stub-tools';
 
 const SKILL_PATH = '/mnt/skills/public/pdf-forms/SKILL.md';
 const TASK = 'Fill the form';
@@ -16,15 +16,7 @@ const writeOut = { name: 'write_file', args: { path: '/mnt/user-data/outputs/a.t
 
 /** A subagent with stub read_file, write_file and bash tools, the real chain (receipts on) and a scripted model. */
 function setup(turns: readonly Record<string, unknown>[], skills: readonly SkillToolRule[]) {
-  const ran: string[] = [];
-  const stub = (name: string, output: string) =>
-    tool(
-      () => {
-        ran.push(name);
-        return output;
-      },
-      { name, description: `Stub ${name}.`, schema: z.object({}).passthrough() },
-    );
+  const { ran, stub } = recordingStubTools();
   const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 'skill-policy');
   const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: TASK }, modelName: 'scripted' });
   const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', skills });
