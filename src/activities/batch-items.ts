@@ -3,8 +3,6 @@ import {
   BATCH_NOT_FOUND_TYPE,
   BATCH_STORE_INVALID_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
-  formatZodIssues,
-  INVALID_INPUT_TYPE,
   type BatchItemAttemptRecord,
   type BatchItemCounts,
   type BatchItemStatus,
@@ -21,6 +19,7 @@ import {
 import { isBatchStoreError, type BatchStoreErrorCode, type ItemWriteOutcome } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { createAdmitSubagents } from './admit-subagents';
+import { parseActivityInput } from './parse-activity-input';
 import { createRecordTaskEnd } from './record-task-end';
 
 /** A batch's stored progress, read when a batch workflow run starts. */
@@ -85,9 +84,7 @@ export function createBatchActivities(deps: ActivityDeps) {
      * @throws ApplicationFailure (non-retryable, `INVALID_INPUT`) for an input that does not validate
      */
     async startBatchItemAttempt(raw: StartBatchItemAttemptInput): Promise<StartedAttempt> {
-      const parsed = StartBatchItemAttemptInputSchema.safeParse(raw);
-      if (!parsed.success) throw ApplicationFailure.nonRetryable(`Invalid startBatchItemAttempt input: ${formatZodIssues(parsed.error.issues, '(input)')}`, INVALID_INPUT_TYPE);
-      const { batchId, key, attempt, at } = parsed.data;
+      const { batchId, key, attempt, at } = parseActivityInput(StartBatchItemAttemptInputSchema, raw, 'startBatchItemAttempt');
       const admission = await admitSubagents({ requested: 1 });
       if (admission.admitted < 1) return { admission, mark: null };
       return { admission, mark: await nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at)) };

@@ -1,8 +1,7 @@
-import { ApplicationFailure } from '@temporalio/common';
-import { formatZodIssues, RecordToolOutcomeInputSchema, type RecordToolOutcomeInput, type ToolOutcome } from '../contracts';
-import { INVALID_INPUT_TYPE } from '../contracts/failure-types';
+import { RecordToolOutcomeInputSchema, type RecordToolOutcomeInput, type ToolOutcome } from '../contracts';
 import { messageKeys, type NewRunEvent } from '../store';
 import type { ActivityDeps } from './activity-deps';
+import { parseActivityInput } from './parse-activity-input';
 import { toolEndEvent } from './lead-tool-events';
 import { dropEndedTaskCheckpoints, taskEndEvent } from './record-task-end';
 import { putThreadMessage } from './thread-writes';
@@ -13,14 +12,9 @@ interface CallOutcome {
   readonly outcome: ToolOutcome;
 }
 
-/**
- * The outcomes of the input, whichever shape the workflow sent: a burst, or (runs recorded before
- * bursts) one call's. An input neither shape accepts fails at once: no retry can fix it.
- */
+/** The outcomes of the input, whichever shape the workflow sent: a burst, or (runs recorded before bursts) one call's. */
 function callOutcomes(input: RecordToolOutcomeInput): { threadId: string; runId: string; outcomes: readonly CallOutcome[] } {
-  const parsed = RecordToolOutcomeInputSchema.safeParse(input);
-  if (!parsed.success) throw ApplicationFailure.nonRetryable(`recordToolOutcome input: ${formatZodIssues(parsed.error.issues, 'input')}`, INVALID_INPUT_TYPE);
-  const { data } = parsed;
+  const data = parseActivityInput(RecordToolOutcomeInputSchema, input, 'recordToolOutcome');
   return 'outcomes' in data ? data : { threadId: data.threadId, runId: data.runId, outcomes: [{ callId: data.callId, outcome: data.outcome }] };
 }
 

@@ -9,8 +9,6 @@ import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '..
 import {
   boundText,
   executionScopeOf,
-  formatZodIssues,
-  INVALID_INPUT_TYPE,
   isCancelledFailure,
   SubagentTaskInputSchema,
   TASK_DEADLINE_EXCEEDED_TYPE,
@@ -33,6 +31,7 @@ import type { McpToolEntry } from '../mcp';
 import type { ActivityDeps } from './activity-deps';
 import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
+import { parseActivityInput } from './parse-activity-input';
 import { untilStored } from './until-stored';
 import { armTaskDeadline, TaskDeadlineExceeded } from './task-deadline';
 import { taskTimeoutQuery } from '../workflows/lead-run-messages';
@@ -48,7 +47,8 @@ import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoin
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
   return async function runSubagent(wire: SubagentTaskWire): Promise<SubagentExecutionResult> {
-    const input = parseTaskInput(wire);
+    // Tagged, whichever shape the workflow sent (see `SubagentTaskInputSchema`).
+    const input: SubagentTaskInput = parseActivityInput(SubagentTaskInputSchema, wire, 'runSubagent');
     const scope = executionScopeOf(input);
     // Definitions are read when the task executes; the run's policy and catalog were snapshotted at
     // start. A store that is down then delays the execution (its lease kept), it does not fail it.
@@ -192,16 +192,6 @@ export function createRunSubagent(deps: ActivityDeps) {
       await events.flush();
     }
   };
-}
-
-/**
- * The tagged input, whichever shape the workflow sent (see `SubagentTaskInputSchema`). An input no
- * shape accepts fails the execution at once: no retry can fix it.
- */
-function parseTaskInput(wire: SubagentTaskWire): SubagentTaskInput {
-  const parsed = SubagentTaskInputSchema.safeParse(wire);
-  if (parsed.success) return parsed.data;
-  throw ApplicationFailure.nonRetryable(`runSubagent input: ${formatZodIssues(parsed.error.issues, 'input')}`, INVALID_INPUT_TYPE);
 }
 
 /** The task's timeout as its run sees it now (query `taskTimeout`); 0 = unknown there. */
