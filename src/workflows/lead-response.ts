@@ -54,7 +54,7 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
     return answerCall(run, planned, turn, calls[index]);
   });
   // Every task of the response registered itself before its first await: one net watches them all.
-  const net = run.runSafetyNet ? watchTaskDeadlines(run) : null;
+  const net = run.outcomes !== null ? watchTaskDeadlines(run) : null;
   const outcomes = await Promise.all(running);
   await net;
   return run.ownCallIds ? [] : outcomes.filter((o): o is ToolOutcome => o !== null);
@@ -238,7 +238,7 @@ async function runTask(
   try {
     decision =
       refusal ??
-      (await scope.run(() => (run.runSafetyNet ? runWatchedTask(ctx, control, subagent, ref.toolCallId) : runTaskWithSafetyNet(ctx, task, subagent, ref.toolCallId))));
+      (await scope.run(() => (run.outcomes !== null ? runWatchedTask(ctx, control, subagent, ref.toolCallId) : runTaskWithSafetyNet(ctx, task, subagent, ref.toolCallId))));
   } finally {
     run.taskControls.delete(task.taskId);
   }

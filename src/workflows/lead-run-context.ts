@@ -41,9 +41,11 @@ export interface LeadRunContext {
   readonly taskControls: Map<string, TaskControl>;
   /** Runs started after patch `task-deadlines` can extend a running task's deadline. */
   readonly deadlines: boolean;
-  /** Runs started after patch `batched-task-bookkeeping` watch their tasks in flight with one timer, not one per task. */
-  readonly runSafetyNet: boolean;
-  /** Runs started after patch `batched-task-bookkeeping` write the outcomes known together in one activity. */
+  /**
+   * Runs started after patch `batched-task-bookkeeping` write the outcomes known together in one
+   * local activity; they also watch their tasks in flight with one timer (not one per task) and
+   * admit in a local activity. Null for older runs.
+   */
   readonly outcomes: ToolOutcomeWriter | null;
   /** Runs started after patch `lead-clarification` offer `ask_clarification` and wait for answers. */
   readonly clarifies: boolean;

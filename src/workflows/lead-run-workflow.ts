@@ -61,7 +61,6 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
     taskControls: new Map(),
     deadlines: patched(WORKFLOW_PATCHES.taskDeadlines),
-    runSafetyNet: batched,
     outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId) : null,
     clarifies: patched(WORKFLOW_PATCHES.leadClarification),
     answer: null,
