@@ -19,18 +19,24 @@ export function isValidTimeZone(timeZone: string): boolean {
   }
 }
 
+// Building a formatter costs about as much as a graph step; every task of a worker formats one date.
+const formats = new Map<string | undefined, Intl.DateTimeFormat>();
+
+function reminderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
+  let format = formats.get(timeZone);
+  if (format === undefined) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', weekday: 'long' });
+    formats.set(timeZone, format);
+  }
+  return format;
+}
+
 /**
  * `YYYY-MM-DD, Weekday` (English weekday) of `date` in `timeZone`, or in local time when none.
  * @throws RangeError for an unknown time zone
  */
 export function formatReminderDate(date: Date, timeZone?: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    weekday: 'long',
-  }).formatToParts(date);
+  const parts = reminderDateFormat(timeZone).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')}, ${part('weekday')}`;
 }
