@@ -6,7 +6,7 @@
 import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import type { LoadedConfig } from '../src/config';
-import { buildSubagentMiddleware } from '../src/middleware/agent';
+import { buildSubagentMiddleware, subagentInputMessages } from '../src/middleware/agent';
 import { createChatModel, findModelConfig } from '../src/models';
 import { resolveSubagent } from '../src/registry';
 import { benchTaskPrompt, SUBAGENT_ANSWER } from './deerflow';
@@ -20,8 +20,9 @@ const SUBAGENT_TYPE = 'general-purpose';
 /**
  * Runs `tasks` subagent tasks at once on the scripted model `modelName` of `loaded` (the config
  * the deerflow workers use), built and streamed per task as `runSubagent` does (a fresh model and
- * agent, `streamMode: 'values'`, the task prompt as the only human message) but with no tools, no
- * checkpointer and no callbacks. Throws unless every task answered the scripted answer.
+ * agent, `streamMode: 'values'`, the task prompt as the only human message, with the date reminder
+ * in the `middleware` flavour) but with no tools, no checkpointer and no callbacks. Throws unless
+ * every task answered the scripted answer.
  */
 export async function runInProcessAgents(loaded: LoadedConfig, modelName: string, tasks: number, flavour: InProcessFlavour): Promise<void> {
   const { config, dir } = loaded;
@@ -38,8 +39,10 @@ export async function runInProcessAgents(loaded: LoadedConfig, modelName: string
       name: def.name,
       middleware,
     });
+    // The middleware flavour gets runSubagent's input (the task and the date reminder its chain expects).
+    const input = flavour === 'middleware' ? subagentInputMessages(taskPrompt) : [new HumanMessage(taskPrompt)];
     const stream = await agent.stream(
-      { messages: [new HumanMessage(taskPrompt)] },
+      { messages: input },
       { streamMode: 'values', context: { run_id: `in-process:${index}`, thread_id: 'in-process' } },
     );
     let messages: readonly BaseMessage[] = [];

@@ -1,11 +1,11 @@
-import { AIMessage, HumanMessage, mapStoredMessageToChatMessage, type BaseMessage } from '@langchain/core/messages';
+import { AIMessage, mapStoredMessageToChatMessage, type BaseMessage } from '@langchain/core/messages';
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { createAgent, type AgentMiddleware } from 'langchain';
 import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
-import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards } from '../middleware/agent';
+import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards, subagentInputMessages } from '../middleware/agent';
 import {
   boundText,
   executionScopeOf,
@@ -41,6 +41,7 @@ import { TaskProgressReporter } from './task-progress-reporter';
 import { UsageCollector } from './usage-collector';
 import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
 import { ConversationCheckpoints } from './conversation-checkpoints';
+import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 import { sha256Hex } from './sha256-hex';
 import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
@@ -83,13 +84,18 @@ export function createRunSubagent(deps: ActivityDeps) {
     // thread of its own. The first attempt starts clean (a reset workflow runs attempt 1 again).
     const checkpoints = deps.config.subagents.resume ? new ConversationCheckpoints(deps.stores.checkpoints) : null;
     const checkpointThread = subagentCheckpointThread(scope, input.attempt);
+    // A first attempt that stored none has none to drop: its thread was emptied before it ran.
+    const dropStoredCheckpoints = async () => {
+      if (checkpoints !== null && (input.attempt > 1 || checkpoints.storedAny)) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
+    };
     const resumed = await withHeartbeats(async (): Promise<ResumePoint | null> => {
       if (checkpoints === null) return null;
       if (input.attempt === 1) {
         await checkpoints.deleteThread(checkpointThread);
         return null;
       }
-      const point = await takeOverCheckpoint(checkpoints, scope, input.attempt);
+      // Copied straight to the store: the execution's saver holds checkpoints until a call starts.
+      const point = await takeOverCheckpoint(new StoreRetryingCheckpoints(deps.stores.checkpoints), scope, input.attempt);
       // Steps the earlier attempts ran but never stored (a killed attempt's unflushed rows) are
       // written now; after a compaction the indexes of the kept tail are unknown, so nothing is.
       if (point !== null && !point.compacted) await events.restore(takenOverSteps(point.messages, scope.taskId));
@@ -121,10 +127,15 @@ export function createRunSubagent(deps: ActivityDeps) {
         // With tool_search on, its MCP tools wait behind it; promotions last for this task only.
         const deferred = subagentDeferredTools(deps.config, def, deps.mcp?.entries() ?? []);
         const deferredTools = deferred === null ? undefined : { deferred, maxResults: deps.config.tool_search.max_results };
-        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, now: deps.now, summaryModel, skills, deferredTools });
+        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, summaryModel, skills, deferredTools });
         // Spans innermost: one per provider call and per tool execution, with the task's ids.
         const spans = agentSpansMiddleware({ ids: deerflowIdsOf(input), model: modelName, agent: def.name });
-        const middleware = [...(receiptsEnabled ? withToolReceipts(chain) : chain), reporter.flushBeforeCalls(), spans];
+        const middleware = [
+          ...(receiptsEnabled ? withToolReceipts(chain) : chain),
+          reporter.flushBeforeCalls(),
+          ...(checkpoints === null ? [] : [checkpoints.storeBeforeCalls()]),
+          spans,
+        ];
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${scope.runId}:${scope.taskId}#${input.attempt}`;
@@ -136,7 +147,7 @@ export function createRunSubagent(deps: ActivityDeps) {
         let resumedFrom = resumed?.steps;
         const fullLimit = recursionLimitForTurns(input.maxTurns, middleware);
         try {
-          const run = resumed === null ? { input: { messages: [new HumanMessage(taskMessage.text)] }, recursionLimit: fullLimit } : resumeRun(resumed, middleware, fullLimit);
+          const run = resumed === null ? { input: { messages: subagentInputMessages(taskMessage.text, { now: deps.now }) }, recursionLimit: fullLimit } : resumeRun(resumed, middleware, fullLimit);
           const stream = await agent.stream(run.input, {
             streamMode: 'values',
             recursionLimit: run.recursionLimit,
@@ -170,11 +181,11 @@ export function createRunSubagent(deps: ActivityDeps) {
       }, progress);
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
       const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
-      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
+      await dropStoredCheckpoints();
       return result;
     } catch (err) {
       if (isCancelledFailure(err)) {
-        if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
+        await dropStoredCheckpoints();
         throw err;
       }
       // Runs again on another worker (the workflow decides), never a failed result of this task.
@@ -185,7 +196,7 @@ export function createRunSubagent(deps: ActivityDeps) {
       const error = err instanceof Error ? err.message : String(err);
       const failed: Outcome = { status: 'failed', stopReason: null, error, resultText: null };
       const result = await finish(deps, input, modelName, failed, usage.total, steps, evidenceOf(receipts, failed), resumed);
-      if (checkpoints !== null) await dropCheckpoints(deps.stores.checkpoints, scope, input.attempt);
+      await dropStoredCheckpoints();
       return result;
     } finally {
       deadline?.stop();

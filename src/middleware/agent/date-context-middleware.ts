@@ -68,6 +68,24 @@ export function timeZoneFromEnv(env: Readonly<Record<string, string | undefined>
   return value !== undefined && value !== '' && isValidTimeZone(value) ? value : undefined;
 }
 
+/** Options of {@link currentDateReminder}. */
+export interface CurrentDateReminderOptions {
+  /** The clock. @default () => new Date() */
+  readonly now?: () => Date;
+  /** IANA zone of the date; when absent, `DEERFLOW_DATE_TIMEZONE`, else local time. */
+  readonly timeZone?: string;
+}
+
+/**
+ * The hidden date reminder (SPEC §6.7) for the clock's current date, for an agent whose input
+ * carries it instead of having {@link dateContextMiddleware} add it in a graph step of its own.
+ * @throws RangeError for an unknown `timeZone`
+ */
+export function currentDateReminder(options: CurrentDateReminderOptions = {}): SystemMessage {
+  const now = options.now ?? (() => new Date());
+  return dateReminderMessage(formatReminderDate(now(), options.timeZone ?? timeZoneFromEnv(process.env)));
+}
+
 const OptionsSchema = z
   .object({
     /** The clock. @default () => new Date() */

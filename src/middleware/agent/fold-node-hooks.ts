@@ -16,12 +16,16 @@ export interface FoldNodeHooksOptions {
   /** Name of the middleware that runs the folded hooks (its nodes are `<name>.before_model` etc.). */
   readonly name: string;
   /**
-   * Middleware whose `afterAgent` hook is left out: one that only forgets a finished run's
-   * in-memory state, which a chain built for a single execution discards with itself.
+   * Middleware whose run-level hooks (`beforeAgent`, `afterAgent`) are left out: ones that only
+   * set up or forget in-memory state across runs of a thread (stale warnings, usage already
+   * counted), which a chain built for a single execution starts without and discards with itself.
    * @default []
    */
-  readonly dropAfterAgent?: readonly string[];
+  readonly dropRunHooks?: readonly string[];
 }
+
+/** The hooks that run once per run rather than once per turn. */
+const RUN_HOOKS: ReadonlySet<NodeHook> = new Set(['beforeAgent', 'afterAgent']);
 
 function zodObjectOf(middleware: AgentMiddleware, key: 'stateSchema' | 'contextSchema'): z.ZodObject | null {
   const schema: unknown = middleware[key];
@@ -76,14 +80,14 @@ async function runInOne(parts: readonly { middleware: AgentMiddleware; hook: Hoo
  * The folded hooks run in LangChain's order (`beforeX` in chain order, `afterX` in reverse), each
  * seeing what the earlier ones wrote. The middleware keep their names, wrap hooks, tools, state
  * schemas and anything else they carry (a guard's stop-reason channel). Hooks with jump targets
- * cannot be folded.
+ * cannot be folded. The run-level hooks of the middleware named in `dropRunHooks` are not run at all.
  * @throws Error when a folded middleware's schema is not a zod object or a hook declares `canJumpTo`.
  */
 export function foldNodeHooks(chain: readonly AgentMiddleware[], options: FoldNodeHooksOptions): AgentMiddleware[] {
-  const dropped = new Set(options.dropAfterAgent ?? []);
+  const dropped = new Set(options.dropRunHooks ?? []);
   const partsOf = (hook: NodeHook) => {
     const parts = chain.flatMap((middleware) => {
-      const fn = hook === 'afterAgent' && dropped.has(middleware.name) ? null : hookFunction(middleware, hook);
+      const fn = RUN_HOOKS.has(hook) && dropped.has(middleware.name) ? null : hookFunction(middleware, hook);
       return fn === null ? [] : [{ middleware, hook: fn }];
     });
     return hook === 'afterModel' || hook === 'afterAgent' ? parts.reverse() : parts;

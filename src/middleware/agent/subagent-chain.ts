@@ -1,9 +1,10 @@
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import { HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import type { AgentMiddleware } from 'langchain';
 import type { AppConfig } from '../../config/schema';
 import type { StopReason } from '../../contracts';
 import type { SkillToolRule } from '../skill-tool-policy';
-import { dateContextMiddleware } from './date-context-middleware';
+import { currentDateReminder, type CurrentDateReminderOptions } from './date-context-middleware';
 import { deferredToolsMiddleware, type DeferredToolsMiddlewareOptions } from './deferred-tools-middleware';
 import { durableContextMiddleware } from './durable-context-middleware';
 import { foldNodeHooks } from './fold-node-hooks';
@@ -28,8 +29,6 @@ export interface StopReasonGuard {
 export interface SubagentChainOptions {
   readonly config: AppConfig;
   readonly agentName: string;
-  /** Clock of the date reminder; tests pin it. */
-  readonly now?: () => Date;
   /** Retry tuning of the LLM error handler (tests shorten the waits). */
   readonly llmRetry?: Omit<LlmErrorHandlingMiddlewareOptions, 'sleep'>;
   /** The model that writes compaction summaries; required when `summarization.enabled`. */
@@ -41,19 +40,32 @@ export interface SubagentChainOptions {
 }
 
 /**
+ * The input of a fresh subagent execution: the task message, then the hidden date reminder
+ * (SPEC §6.7) the chain's coalescer folds into the leading system message. It comes with the
+ * input rather than from a `beforeAgent` hook so the chain has no `beforeAgent` graph step.
+ * @throws RangeError for an unknown `timeZone`
+ */
+export function subagentInputMessages(taskText: string, options: CurrentDateReminderOptions = {}): BaseMessage[] {
+  return [new HumanMessage(taskText), currentDateReminder(options)];
+}
+
+/**
  * The subagent middleware chain, in the order SPEC §6.10 pins for the parts this project has:
  * input sanitization outermost, then tool-result sanitization (tool results are data),
  * LLM and tool error handling, the loop and token guards, durable context, the skill tool policy
  * (after the skill tracking it reads, inside the tool error handler so receipts see a refusal as an
  * error result), the deferred tools filter (when tools are deferred: promoted tools still pass the
- * skill policy, and it records promotions before summarization can drop them), summarization (when enabled), the date reminder, and the system-message coalescer
- * always last (innermost), so the model always receives exactly one leading system message. Built per task: guards keep per-run
- * state and must not be shared between concurrent executions.
+ * skill policy, and it records promotions before summarization can drop them), summarization (when enabled), and the system-message coalescer
+ * always last (innermost), so the model always receives exactly one leading system message. The
+ * date reminder is not a middleware here: it comes with the input ({@link subagentInputMessages}).
+ * Built per task: guards keep per-run state and must not be shared between concurrent executions.
  *
  * The node hooks of all of them run in one middleware placed first ({@link SUBAGENT_HOOKS_MIDDLEWARE_NAME},
  * see `foldNodeHooks`), in the same order, so a turn costs one graph step per hook kind rather than
- * one per hook: a one-turn task runs 4 steps instead of 9. The guards' `afterAgent` hooks are left
- * out: they only forget the run's in-memory state, which goes with the chain.
+ * one per hook: a one-turn task runs 3 steps (`before_model`, `model_request`, `after_model`)
+ * instead of 9. The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
+ * graph has neither step: they only clear what earlier runs of the thread left in the guards'
+ * memory and forget the run's, and a chain built per execution starts without it and discards it.
  */
 export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMiddleware[] {
   const { config } = options;
@@ -72,8 +84,8 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
     if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');
     chain.push(summarizationMiddleware({ model: options.summaryModel, trigger: config.summarization.trigger, keep: config.summarization.keep }));
   }
-  chain.push(dateContextMiddleware(options.now ? { now: options.now } : {}), systemMessageCoalescingMiddleware());
-  return foldNodeHooks(chain, { name: SUBAGENT_HOOKS_MIDDLEWARE_NAME, dropAfterAgent: [LOOP_DETECTION_MIDDLEWARE_NAME, TOKEN_BUDGET_MIDDLEWARE_NAME] });
+  chain.push(systemMessageCoalescingMiddleware());
+  return foldNodeHooks(chain, { name: SUBAGENT_HOOKS_MIDDLEWARE_NAME, dropRunHooks: [LOOP_DETECTION_MIDDLEWARE_NAME, TOKEN_BUDGET_MIDDLEWARE_NAME] });
 }
 
 /** The chain's guards that report stop reasons (SPEC Appendix D: every one is asked, first wins). */

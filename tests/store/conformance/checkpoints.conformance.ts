@@ -63,28 +63,39 @@ export function checkpointsSpec(init: StoresInit): void {
       await dropCheckpoints(saver, task, 3);
       expect(await saver.getTuple(config(subagentCheckpointThread(task, 3)))).toBeUndefined();
     });
-    it('a checkpoint stored after skipped hook steps carries the channels those steps changed', async () => {
+    it('a checkpoint stored after skipped hook steps carries the channels those steps changed, and its writes follow it', async () => {
       const id = (n: number) => `1ef00000-0000-6000-8000-00000000002${n}`;
-      const step = (n: number, messages: string[], guard: string) => ({
+      const go = new HumanMessage({ id: 'm0', content: 'go' });
+      const answer = new AIMessage({ id: 'm1', content: '', tool_calls: [{ id: 'c1', name: 'noop', args: {} }] });
+      const step = (n: number, messages: unknown[], guard: string) => ({
         ...emptyCheckpoint(),
         id: id(n),
-        channel_values: { messages: messages.map((text, i) => ({ id: `m${i}`, text })), guard },
+        channel_values: { messages, guard },
         channel_versions: { messages: id(n), guard: id(n) },
       });
+      const latest = () => stores().checkpoints.getTuple(config('hooks'));
       await new MockActivityEnvironment().run(async () => {
         const saver = new ConversationCheckpoints(stores().checkpoints);
-        let at = await saver.put(config('hooks'), step(1, ['go'], 'g1'), { source: 'loop', step: 0, parents: {} }, { messages: id(1), guard: id(1) });
+        let at = await saver.put(config('hooks'), step(1, [go], 'g1'), { source: 'loop', step: 0, parents: {} }, { messages: id(1), guard: id(1) });
+        // The input alone is never stored: resuming it is starting over.
+        await saver.storeHeld();
+        expect(await latest()).toBeUndefined();
         // A hook step: only the guard's state changed; it is not stored, and neither are its writes.
-        at = await saver.put(at, step(2, ['go'], 'g2'), { source: 'loop', step: 1, parents: {} }, { guard: id(2) });
+        at = await saver.put(at, step(2, [go], 'g2'), { source: 'loop', step: 1, parents: {} }, { guard: id(2) });
         await saver.putWrites(at, [['guard', 'late']], 'hook-task');
-        expect((await stores().checkpoints.getTuple(config('hooks')))?.checkpoint.id).toBe(id(1));
-        // The next response is stored with the guard value of the skipped step.
-        await saver.put(at, { ...step(3, ['go', 'answer'], 'g2'), channel_versions: { messages: id(3), guard: id(2) } }, { source: 'loop', step: 2, parents: {} }, { messages: id(3) });
+        // The response is held with the guard value of the skipped step, and so are its step's writes ...
+        at = await saver.put(at, { ...step(3, [go, answer], 'g2'), channel_versions: { messages: id(3), guard: id(2) } }, { source: 'loop', step: 2, parents: {} }, { messages: id(3) });
+        await saver.putWrites(at, [['guard', 'g3']], 'after-model-task');
+        expect(await latest()).toBeUndefined();
+        expect(saver.storedAny).toBe(false);
+        // ... until a call starts.
+        await saver.storeHeld();
+        expect(saver.storedAny).toBe(true);
       });
-      const latest = await stores().checkpoints.getTuple(config('hooks'));
-      expect(latest?.checkpoint.id).toBe(id(3));
-      expect(latest?.checkpoint.channel_values['guard']).toBe('g2');
-      expect(latest?.pendingWrites).toEqual([]);
+      const stored = await latest();
+      expect(stored?.checkpoint.id).toBe(id(3));
+      expect(stored?.checkpoint.channel_values['guard']).toBe('g2');
+      expect(stored?.pendingWrites).toEqual([['after-model-task', 'guard', 'g3']]);
     });
   });
 }

@@ -25,7 +25,8 @@ const aiTurns = (messages: readonly BaseMessage[]) => messages.filter((m) => AIM
 function agentOn(saver: MemorySaver | ConversationCheckpoints) {
   const scenario = parseScenario({ subagents: [{ match: '*', turns: [{ tool_calls: [{ name: 'noop', args: {} }], repeat: 3 }, { content: 'all done' }] }] }, 'probe');
   const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' });
-  return createAgent({ model, tools: [noop], middleware: [counted, quiet], checkpointer: saver });
+  const storing = saver instanceof ConversationCheckpoints ? [saver.storeBeforeCalls()] : [];
+  return createAgent({ model, tools: [noop], middleware: [counted, quiet, ...storing], checkpointer: saver });
 }
 
 /** Runs attempt 1 until `stopAfterTools` tool results are in (or to its end); returns the checkpoints the store received. */
@@ -46,14 +47,32 @@ async function firstAttempt(memory: MemorySaver, stopAfterTools: number | null):
   return stored;
 }
 
-test('only steps that changed the conversation are stored: the input, the task message, each model response, each round of tool results', async () => {
+test('only conversations a call follows are stored: each model response and each round of tool results before the next call, never the input or the answer', async () => {
   const everyStep = new MemorySaver();
   const put = jest.spyOn(everyStep, 'put');
   await agentOn(everyStep).invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 'all' }, recursionLimit: LIMIT });
-  const stored = await firstAttempt(new MemorySaver(), null);
-  // The input, the task message, 4 model responses and 3 rounds of tool results; every hook step in between is skipped.
-  expect(stored).toBe(9);
-  expect(put.mock.calls.length).toBeGreaterThan(stored * 2);
+  const memory = new MemorySaver();
+  const stored = await firstAttempt(memory, null);
+  // 3 responses with tool calls and 3 rounds of tool results; the input, every hook step and the final answer are not.
+  expect(stored).toBe(6);
+  expect(put.mock.calls.length).toBeGreaterThan(stored * 3);
+  const latest = await memory.getTuple({ configurable: { thread_id: subagentCheckpointThread(task, 1), checkpoint_ns: '' } });
+  expect(aiTurns(latest?.checkpoint.channel_values['messages'] as BaseMessage[])).toBe(3);
+});
+
+test('a one-turn task stores nothing', async () => {
+  const memory = new MemorySaver();
+  const put = jest.spyOn(memory, 'put');
+  const saver = new ConversationCheckpoints(memory);
+  const scenario = parseScenario({ subagents: [{ match: '*', turns: [{ content: 'done at once' }] }] }, 'probe');
+  const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'probe' });
+  const agent = createAgent({ model, tools: [noop], middleware: [counted, quiet, saver.storeBeforeCalls()], checkpointer: saver });
+  const final = (await new MockActivityEnvironment().run(() =>
+    agent.invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: 'one-turn' }, recursionLimit: LIMIT }),
+  )) as { messages: BaseMessage[] };
+  expect(final.messages.at(-1)?.content).toBe('done at once');
+  expect(put).not.toHaveBeenCalled();
+  expect(saver.storedAny).toBe(false);
 });
 
 test('a resume from the last stored step runs the hooks after it again and finishes with no model call repeated', async () => {
@@ -61,7 +80,7 @@ test('a resume from the last stored step runs the hooks after it again and finis
   await firstAttempt(memory, 2);
   const resumed = (await new MockActivityEnvironment().run(async () => {
     const saver = new ConversationCheckpoints(memory);
-    const taken = await takeOverCheckpoint(saver, task, 2);
+    const taken = await takeOverCheckpoint(memory, task, 2);
     if (taken === null) throw new Error('nothing to take over');
     const final = await agentOn(saver).invoke(null, {
       configurable: { thread_id: subagentCheckpointThread(task, 2) },

@@ -15,13 +15,18 @@ import {
   inputSanitizationMiddleware,
   llmErrorHandlingMiddleware,
   loopDetectionMiddleware,
+  LOOP_DETECTION_MIDDLEWARE_NAME,
   resolveSubagentTokenBudget,
   skillToolPolicyMiddleware,
+  subagentInputMessages,
   systemMessageCoalescingMiddleware,
+  TOKEN_BUDGET_MIDDLEWARE_NAME,
   tokenBudgetMiddleware,
   toolErrorHandlingMiddleware,
   toolResultSanitizationMiddleware,
 } from '../../../src/middleware/agent';
+import { foldNodeHooks } from '../../../src/middleware/agent/fold-node-hooks';
+import { SUBAGENT_HOOKS_MIDDLEWARE_NAME } from '../../../src/middleware/agent/subagent-chain';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
 import { afterToolResults, streamUntil } from '../../support/interrupted-stream';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
@@ -52,6 +57,26 @@ function previousReleaseChain(): AgentMiddleware[] {
   ] as AgentMiddleware[];
 }
 
+/**
+ * The subagent chain as the release that folded the node hooks but still added the date reminder
+ * in a hook built it: a `SubagentHooksMiddleware.before_agent` node, then one node per hook kind.
+ */
+function foldedBeforeAgentChain(): AgentMiddleware[] {
+  return foldNodeHooks(previousReleaseChain(), { name: SUBAGENT_HOOKS_MIDDLEWARE_NAME, dropRunHooks: [LOOP_DETECTION_MIDDLEWARE_NAME, TOKEN_BUDGET_MIDDLEWARE_NAME] });
+}
+
+/**
+ * The checkpointer of the releases before checkpoints were held until a call: every step that
+ * changed the conversation stored when it completed.
+ */
+class PreviousReleaseCheckpoints extends ConversationCheckpoints {
+  override async put(...args: Parameters<ConversationCheckpoints['put']>): ReturnType<ConversationCheckpoints['put']> {
+    const stored = await super.put(...args);
+    await this.storeHeld();
+    return stored;
+  }
+}
+
 /** `toolRounds` distinct tool calls (10 + 2 tokens each), then a final answer. */
 function agentOn(saver: ConversationCheckpoints, middleware: AgentMiddleware[], toolRounds: number) {
   const usage = { input_tokens: 10, output_tokens: 2 };
@@ -64,16 +89,25 @@ const count = (messages: readonly BaseMessage[], is: (m: BaseMessage) => boolean
 const usageOf = (messages: readonly BaseMessage[]) => messages.reduce<TokenUsage | null>((sum, m) => (AIMessage.isInstance(m) ? addUsage(sum, usageOfMessage(m)) : sum), null);
 
 /** Attempt 1 on the previous release's chain, stopped (as a lost worker) once `stopWhen` holds for a chunk. */
-async function previousReleaseAttempt(saver: ConversationCheckpoints, toolRounds: number, stopWhen: (messages: readonly BaseMessage[]) => boolean): Promise<void> {
-  await firstAttempt(saver, previousReleaseChain(), toolRounds, stopWhen);
+async function previousReleaseAttempt(memory: MemorySaver, toolRounds: number, stopWhen: (messages: readonly BaseMessage[]) => boolean): Promise<void> {
+  await firstAttempt(new PreviousReleaseCheckpoints(memory), previousReleaseChain(), toolRounds, stopWhen);
 }
 
-/** Attempt 1 on `middleware`, stopped (as a lost worker) once `stopWhen` holds for a chunk. */
-function firstAttempt(saver: ConversationCheckpoints, middleware: AgentMiddleware[], toolRounds: number, stopWhen: (messages: readonly BaseMessage[]) => boolean): Promise<void> {
+/**
+ * Attempt 1 on `middleware`, stopped (as a lost worker) once `stopWhen` holds for a chunk. Its
+ * input is the task alone, for chains that add the date reminder themselves, unless given.
+ */
+function firstAttempt(
+  saver: ConversationCheckpoints,
+  middleware: AgentMiddleware[],
+  toolRounds: number,
+  stopWhen: (messages: readonly BaseMessage[]) => boolean,
+  input: BaseMessage[] = [new HumanMessage('go')],
+): Promise<void> {
   return streamUntil(
     (signal) =>
       agentOn(saver, middleware, toolRounds).stream(
-        { messages: [new HumanMessage('go')] },
+        { messages: input },
         { configurable: { thread_id: subagentCheckpointThread(task, 1) }, streamMode: 'values', recursionLimit: recursionLimitForTurns(MAX_TURNS, middleware), signal, context },
       ),
     stopWhen,
@@ -81,10 +115,11 @@ function firstAttempt(saver: ConversationCheckpoints, middleware: AgentMiddlewar
 }
 
 /** Attempt 2 on this release's chain, taking over as `runSubagent` does. */
-async function resumedAttempt(saver: ConversationCheckpoints, toolRounds: number): Promise<{ point: ResumePoint; input: Command | null; messages: readonly BaseMessage[]; capped: boolean }> {
-  const point = await takeOverCheckpoint(saver, task, 2);
+async function resumedAttempt(memory: MemorySaver, toolRounds: number): Promise<{ point: ResumePoint; input: Command | null; messages: readonly BaseMessage[]; capped: boolean }> {
+  const point = await takeOverCheckpoint(memory, task, 2);
   if (point === null) throw new Error('nothing to take over');
-  const middleware = buildSubagentMiddleware({ config, agentName: 'general-purpose', now });
+  const saver = new ConversationCheckpoints(memory);
+  const middleware = [...buildSubagentMiddleware({ config, agentName: 'general-purpose' }), saver.storeBeforeCalls()];
   const run = resumeRun(point, middleware, recursionLimitForTurns(MAX_TURNS, middleware));
   let messages = point.messages;
   try {
@@ -113,9 +148,9 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
     ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
     ['a model response (next: the afterModel hooks)', afterResponses(2), 'TokenBudgetMiddleware.after_model', 'SubagentHooksMiddleware.after_model'],
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, oldNext, takeover) => {
-    const saver = new ConversationCheckpoints(new MemorySaver());
-    await inActivity(() => previousReleaseAttempt(saver, 20, stopWhen));
-    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(saver, 20));
+    const memory = new MemorySaver();
+    await inActivity(() => previousReleaseAttempt(memory, 20, stopWhen));
+    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
 
     expect(point.next).toEqual([oldNext]);
     expect(input).toBeInstanceOf(Command);
@@ -132,9 +167,9 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
   });
 
   test('a task that answers within the cap completes once, without another call for the answered turns', async () => {
-    const saver = new ConversationCheckpoints(new MemorySaver());
-    await inActivity(() => previousReleaseAttempt(saver, 3, afterToolResults(2)));
-    const { point, messages, capped } = await inActivity(() => resumedAttempt(saver, 3));
+    const memory = new MemorySaver();
+    await inActivity(() => previousReleaseAttempt(memory, 3, afterToolResults(2)));
+    const { point, messages, capped } = await inActivity(() => resumedAttempt(memory, 3));
     expect(point.steps).toBe(4);
     expect(capped).toBe(false);
     expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(4);
@@ -142,13 +177,43 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
   });
 
   test('a checkpoint of the current layout resumes where it stopped, with no takeover command', async () => {
-    const saver = new ConversationCheckpoints(new MemorySaver());
-    const middleware = buildSubagentMiddleware({ config, agentName: 'general-purpose', now });
-    await inActivity(() => firstAttempt(saver, middleware, 20, afterToolResults(2)));
-    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(saver, 20));
+    const memory = new MemorySaver();
+    const saver = new ConversationCheckpoints(memory);
+    const middleware = [...buildSubagentMiddleware({ config, agentName: 'general-purpose' }), saver.storeBeforeCalls()];
+    // Stopped once the third response is in: the second round of tool results was stored when the call for it started.
+    await inActivity(() => firstAttempt(saver, middleware, 20, afterResponses(3), subagentInputMessages('go', { now })));
+    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
+    expect(count(point.messages, (m) => ToolMessage.isInstance(m))).toBe(2);
     expect(point.next).toEqual(['SubagentHooksMiddleware.before_model']);
     expect(input).toBeNull();
+    expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
     expect(capped).toBe(true);
     expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
+  });
+});
+
+describe('a checkpoint of the folded layout with a beforeAgent node resumed on the chain without one', () => {
+  test.each([
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'SubagentHooksMiddleware.before_model'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'SubagentHooksMiddleware.before_model'],
+    ['a model response (next: the afterModel hooks)', afterResponses(2), 'SubagentHooksMiddleware.after_model'],
+  ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, next) => {
+    const memory = new MemorySaver();
+    await inActivity(() => firstAttempt(new PreviousReleaseCheckpoints(memory), foldedBeforeAgentChain(), 20, stopWhen));
+    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
+
+    expect(point.nodes).toContain('SubagentHooksMiddleware.before_agent');
+    expect(point.next).toEqual([next]);
+    expect(input).toBeInstanceOf(Command);
+    expect((input as Command).goto).toEqual([next]);
+    // The conversation goes on from the checkpoint: same messages first, one date reminder, every call answered.
+    expect(messages.slice(0, point.messages.length).map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
+    expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
+    expect(count(messages, (m) => ToolMessage.isInstance(m))).toBe(count(messages, (m) => AIMessage.isInstance(m)));
+    // The cap is the task's: the step the old graph was at is counted in this graph's steps.
+    expect(capped).toBe(true);
+    expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
+    expect(point.usage).toEqual(usageOf(point.messages));
+    expect(usageOf(messages)).toMatchObject({ input_tokens: 10 * MAX_TURNS, output_tokens: 2 * MAX_TURNS });
   });
 });

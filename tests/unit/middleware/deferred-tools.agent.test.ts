@@ -1,8 +1,8 @@
-import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 
 import { AppConfigSchema } from '../../../src/config';
-import { buildSubagentMiddleware } from '../../../src/middleware/agent';
+import { buildSubagentMiddleware, subagentInputMessages } from '../../../src/middleware/agent';
 import type { SkillToolRule } from '../../../src/middleware';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { withToolReceipts } from '../../../src/receipts/agent';
@@ -37,7 +37,7 @@ function setup(turns: readonly Record<string, unknown>[], skills: readonly Skill
   const recorder = new ModelRequestRecorder();
   // The chain is typed as plain middleware, so the agent's state type does not know the promotions channel.
   const run = async () =>
-    (await agent.invoke({ messages: [new HumanMessage(TASK)] }, { callbacks: [recorder], context: { run_id: 'r1', thread_id: 't1' }, recursionLimit: 100 })) as Awaited<
+    (await agent.invoke({ messages: subagentInputMessages(TASK) }, { callbacks: [recorder], context: { run_id: 'r1', thread_id: 't1' }, recursionLimit: 100 })) as Awaited<
       ReturnType<typeof agent.invoke>
     > & { promoted_tools?: string[] };
   return { run, ran, toolsPerRequest: () => recorder.requests.map((r) => [...r.tools].sort()) };

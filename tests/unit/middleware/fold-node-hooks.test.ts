@@ -85,7 +85,7 @@ test("each hook gets the run context filtered to its own contextSchema, as LangC
   expect(seen).toEqual({ WithSchema: { run_id: 'r1' }, Without: {} });
 });
 
-test('keeps names, wrap hooks and extra members; drops the afterAgent hooks it is told to', async () => {
+test('keeps names, wrap hooks and extra members; drops the run-level hooks it is told to', async () => {
   const log: string[] = [];
   const guard = Object.assign(
     logging('Guard', log, {
@@ -96,12 +96,22 @@ test('keeps names, wrap hooks and extra members; drops the afterAgent hooks it i
     }),
     { consumeStopReason: () => 'loop_capped' },
   );
-  const chain = foldNodeHooks([guard, logging('Other', log)], { name: 'Hooks', dropAfterAgent: ['Guard'] });
+  const chain = foldNodeHooks([guard, logging('Other', log)], { name: 'Hooks', dropRunHooks: ['Guard'] });
   expect(chain.map((m) => m.name)).toEqual(['Hooks', 'Guard', 'Other']);
   expect((chain[1] as unknown as { consumeStopReason(): string }).consumeStopReason()).toBe('loop_capped');
   const { messages } = await nodesRun(chain, ['done']);
   expect(AIMessage.isInstance(messages.at(-1))).toBe(true);
-  expect(log).toEqual(['Guard.beforeAgent', 'Other.beforeAgent', 'Guard.beforeModel', 'Other.beforeModel', 'Guard.wrapModelCall', 'Other.afterModel', 'Guard.afterModel', 'Other.afterAgent']);
+  expect(log).toEqual(['Other.beforeAgent', 'Guard.beforeModel', 'Other.beforeModel', 'Guard.wrapModelCall', 'Other.afterModel', 'Guard.afterModel', 'Other.afterAgent']);
+});
+
+test('a run-level hook kind left with no hooks after the drop gets no node', async () => {
+  const log: string[] = [];
+  const chain = foldNodeHooks([logging('Guard', log), logging('Other', log, { beforeAgent: undefined, afterAgent: undefined })], { name: 'Hooks', dropRunHooks: ['Guard'] });
+  expect(chain[0]?.beforeAgent).toBeUndefined();
+  expect(chain[0]?.afterAgent).toBeUndefined();
+  const run = await nodesRun(chain, ['done']);
+  expect(run.nodes).toEqual(['Hooks.before_model', 'model_request', 'Hooks.after_model']);
+  expect(log).toEqual(['Guard.beforeModel', 'Other.beforeModel', 'Other.afterModel', 'Guard.afterModel']);
 });
 
 test('a chain without node hooks is returned as it is; hooks with jump targets are refused', () => {

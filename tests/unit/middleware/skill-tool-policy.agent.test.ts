@@ -1,8 +1,8 @@
-import { HumanMessage, ToolMessage, type BaseMessage } from '@langchain/core/messages';
+import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { createAgent } from 'langchain';
 
 import { AppConfigSchema } from '../../../src/config';
-import { buildSubagentMiddleware } from '../../../src/middleware/agent';
+import { buildSubagentMiddleware, subagentInputMessages } from '../../../src/middleware/agent';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { withToolReceipts } from '../../../src/receipts/agent';
 import type { SkillToolRule } from '../../../src/middleware';
@@ -28,7 +28,7 @@ function setup(turns: readonly Record<string, unknown>[], skills: readonly Skill
   });
   const recorder = new ModelRequestRecorder();
   const run = async (): Promise<BaseMessage[]> =>
-    (await agent.invoke({ messages: [new HumanMessage(TASK)] }, { callbacks: [recorder], context: { run_id: 'r1', thread_id: 't1' } })).messages;
+    (await agent.invoke({ messages: subagentInputMessages(TASK) }, { callbacks: [recorder], context: { run_id: 'r1', thread_id: 't1' } })).messages;
   return { run, ran, toolsPerRequest: () => recorder.requests.map((r) => [...r.tools].sort()) };
 }
 

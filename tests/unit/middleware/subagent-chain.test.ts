@@ -1,15 +1,16 @@
 import { AppConfigSchema, type AppConfigInput } from '../../../src/config';
-import { buildSubagentMiddleware, stopReasonGuards } from '../../../src/middleware/agent';
+import { buildSubagentMiddleware, DATE_CONTEXT_MIDDLEWARE_NAME, dateContextMiddleware, stopReasonGuards, subagentInputMessages } from '../../../src/middleware/agent';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
-import { HumanMessage } from '@langchain/core/messages';
+import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { createAgent, tool } from 'langchain';
 import { z } from 'zod';
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 import { withToolReceipts } from '../../../src/receipts/agent';
+import { RecordingChatModel } from './recording-chat-model';
 
 const names = (input: AppConfigInput = {}) => buildSubagentMiddleware({ config: AppConfigSchema.parse(input), agentName: 'general-purpose' }).map((m) => m.name);
 
-test('the chain order is pinned: sanitization outermost, guards, durable context, skill tool policy, date reminder, coalescer last', () => {
+test('the chain order is pinned: sanitization outermost, guards, durable context, skill tool policy, coalescer last', () => {
   // Tool-result sanitization sits right after input sanitization (tool results are data): outside
   // everything that adds framework blocks, so only tool output is neutralized.
   expect(names()).toEqual([
@@ -24,7 +25,6 @@ test('the chain order is pinned: sanitization outermost, guards, durable context
     'DurableContextMiddleware',
     // Right after the skill tracking it reads, and inside the tool error handler (see the next test).
     'SkillToolPolicyMiddleware',
-    'SubagentDateContextMiddleware',
     'SystemMessageCoalescingMiddleware',
   ]);
 });
@@ -50,16 +50,10 @@ test('both guards report stop reasons; the default chain admits an exact turn ca
   expect(() => recursionLimitForTurns(150, chain)).not.toThrow();
 });
 
-test('with summarization enabled it sits right after durable context and the skill tool policy, before the date reminder', () => {
+test('with summarization enabled it sits right after durable context and the skill tool policy, before the coalescer', () => {
   const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
   const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel }).map((m) => m.name);
-  expect(chain.slice(-5)).toEqual([
-    'DurableContextMiddleware',
-    'SkillToolPolicyMiddleware',
-    'SummarizationMiddleware',
-    'SubagentDateContextMiddleware',
-    'SystemMessageCoalescingMiddleware',
-  ]);
+  expect(chain.slice(-4)).toEqual(['DurableContextMiddleware', 'SkillToolPolicyMiddleware', 'SummarizationMiddleware', 'SystemMessageCoalescingMiddleware']);
   expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose' })).toThrow('needs a summary model');
 });
 
@@ -75,30 +69,70 @@ test('with deferred tools, their filter sits right after the skill tool policy a
   const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
   const deferredTools = { deferred: [{ name: 'docs__search', description: 'Search', inputSchema: { type: 'object' } }], maxResults: 5 };
   const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel, deferredTools });
-  expect(chain.map((m) => m.name).slice(-6)).toEqual([
+  expect(chain.map((m) => m.name).slice(-5)).toEqual([
     'DurableContextMiddleware',
     'SkillToolPolicyMiddleware',
     'DeferredToolsMiddleware',
     'SummarizationMiddleware',
-    'SubagentDateContextMiddleware',
     'SystemMessageCoalescingMiddleware',
   ]);
   expect(() => recursionLimitForTurns(50, chain)).not.toThrow();
   expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', deferredTools: { deferred: [], maxResults: 5 } })).toThrow();
 });
 
-test('a turn runs one graph step per hook kind: 4 steps for a one-turn task, 4 more per tool round', async () => {
+test('a turn runs one graph step per hook kind: 3 steps for a one-turn task, 4 more per tool round', async () => {
   const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({}) });
   const nodesOf = async (turns: object[]) => {
     const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 's');
     const middleware = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
     const agent = createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'm' }), tools: [noop], middleware });
     const nodes: string[] = [];
-    for await (const update of await agent.stream({ messages: [new HumanMessage('go')] }, { streamMode: 'updates', context: { run_id: 'r', thread_id: 't' } })) nodes.push(...Object.keys(update));
+    for await (const update of await agent.stream({ messages: subagentInputMessages('go') }, { streamMode: 'updates', context: { run_id: 'r', thread_id: 't' } })) nodes.push(...Object.keys(update));
     return nodes;
   };
   const hooks = (kind: string) => `SubagentHooksMiddleware.${kind}`;
   const turn = [hooks('before_model'), 'model_request', hooks('after_model')];
-  expect(await nodesOf([{ content: 'done' }])).toEqual([hooks('before_agent'), ...turn]);
-  expect(await nodesOf([{ tool_calls: [{ name: 'noop', args: {} }] }, { content: 'done' }])).toEqual([hooks('before_agent'), ...turn, 'tools', ...turn]);
+  expect(await nodesOf([{ content: 'done' }])).toEqual(turn);
+  expect(await nodesOf([{ tool_calls: [{ name: 'noop', args: {} }] }, { content: 'done' }])).toEqual([...turn, 'tools', ...turn]);
+});
+
+test('the folded chain has no run-level hooks, whatever parts are enabled', () => {
+  const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
+  const deferredTools = { deferred: [{ name: 'docs__search', description: 'Search', inputSchema: { type: 'object' } }], maxResults: 5 };
+  const chains = [
+    buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' }),
+    buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel, deferredTools, skills: [{ name: 's', allowedTools: ['read_file'] }] }),
+  ];
+  for (const chain of chains) {
+    expect(chain.filter((m) => m.beforeAgent !== undefined || m.afterAgent !== undefined).map((m) => m.name)).toEqual([]);
+    expect(chain.map((m) => m.name)).not.toContain(DATE_CONTEXT_MIDDLEWARE_NAME);
+  }
+});
+
+test('the input of a fresh execution is the task message, then the hidden date reminder the coalescer folds in', () => {
+  const [task, reminder, ...rest] = subagentInputMessages('do it', { now: () => new Date('2025-03-04T23:30:00Z'), timeZone: 'Asia/Tokyo' });
+  expect(rest).toEqual([]);
+  expect(HumanMessage.isInstance(task) && task.content).toBe('do it');
+  expect(SystemMessage.isInstance(reminder)).toBe(true);
+  expect(reminder?.content).toBe('<system-reminder>\n<current_date>2025-03-05, Wednesday</current_date>\n</system-reminder>');
+  expect(reminder?.additional_kwargs).toEqual({ hide_from_ui: true, dynamic_context_reminder: true, reminder_date: '2025-03-05, Wednesday' });
+});
+
+test('the model gets the same requests as when the date reminder came from a beforeAgent hook of the chain', async () => {
+  const now = () => new Date('2025-03-04T12:00:00Z');
+  const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({}) });
+  const requests = async (reminderInChain: boolean) => {
+    const { model, calls } = RecordingChatModel.answering([{ content: '', toolCalls: [{ name: 'noop', args: {} }] }, 'done']);
+    const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
+    // The previous place of the reminder: its own middleware right before the coalescer.
+    const middleware = reminderInChain ? [...chain.slice(0, -1), dateContextMiddleware({ now, timeZone: 'UTC' }), ...chain.slice(-1)] : chain;
+    const agent = createAgent({ model, tools: [noop], systemPrompt: 'You are a subagent.', middleware });
+    const input = reminderInChain ? [new HumanMessage('go')] : subagentInputMessages('go', { now, timeZone: 'UTC' });
+    await agent.invoke({ messages: input }, { context: { run_id: 'r', thread_id: 't' } });
+    return calls.map((call) => call.map((m) => [m.type, m.content, m.name]));
+  };
+  const before = await requests(true);
+  expect(before).toHaveLength(2);
+  expect(before[0]?.[0]?.[1]).toContain('<current_date>2025-03-04, Tuesday</current_date>');
+  expect(await requests(false)).toEqual(before);
 });

@@ -4,7 +4,7 @@ import { createAgent } from 'langchain';
 import { z } from 'zod';
 
 import { AppConfigSchema } from '../../../src/config';
-import { buildSubagentMiddleware, toolResultSanitizationMiddleware } from '../../../src/middleware/agent';
+import { buildSubagentMiddleware, subagentInputMessages, toolResultSanitizationMiddleware } from '../../../src/middleware/agent';
 import { RecordingChatModel, type ScriptStep } from './recording-chat-model';
 
 // Tool results are data, inside a real createAgent run: every request the model
@@ -28,9 +28,11 @@ const failing = tool(
 );
 const plain = tool(() => 'all clean', { name: 'plain', description: 'Clean output.', schema: z.object({}) });
 
+const now = () => new Date('2025-03-04T12:00:00Z');
+
 function run(script: readonly (ScriptStep | string)[]) {
   const { model, calls } = RecordingChatModel.answering(script);
-  const middleware = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', now: () => new Date('2025-03-04T12:00:00Z') });
+  const middleware = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
   const agent = createAgent({ model, tools: [shell, blocks, failing, plain], systemPrompt: 'You are a subagent.', middleware });
   return { agent, calls };
 }
@@ -40,7 +42,7 @@ const toolMessages = (messages: readonly BaseMessage[]): ToolMessage[] => messag
 describe('toolResultSanitizationMiddleware in the subagent chain', () => {
   it('neutralizes tool output in the next request only; the state keeps the raw result', async () => {
     const { agent, calls } = run([{ content: '', toolCalls: [{ name: 'shell', args: { command: 'ls' } }] }, 'Listed.']);
-    const { messages } = await agent.invoke({ messages: [new HumanMessage('list the files')] });
+    const { messages } = await agent.invoke({ messages: subagentInputMessages('list the files', { now }) });
 
     expect(calls).toHaveLength(2);
     const [sent] = toolMessages(calls[1] ?? []);
@@ -68,7 +70,7 @@ describe('toolResultSanitizationMiddleware in the subagent chain', () => {
       },
       'Done.',
     ]);
-    const { messages } = await agent.invoke({ messages: [new HumanMessage('go')] });
+    const { messages } = await agent.invoke({ messages: subagentInputMessages('go', { now }) });
 
     const sent = toolMessages(calls[1] ?? []);
     expect(sent.map((m) => m.name)).toEqual(['blocks', 'failing', 'plain']);
