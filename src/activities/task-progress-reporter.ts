@@ -7,9 +7,9 @@ import { taskProgressSignal } from '../workflows/lead-run-messages';
 export const TASK_PROGRESS_MIDDLEWARE_NAME = 'TaskProgressMiddleware';
 
 /**
- * Publishes a running subagent execution's progress: as heartbeat details every time, and to its
- * lead run (signal `taskProgress`) before the execution waits on a model or a tool call, when the
- * usage or the evidence changed since the last signal. The run needs the signal because a
+ * Publishes a running subagent execution's progress to its lead run (signal `taskProgress`) before
+ * the execution waits on a model or a tool call, when the usage or the evidence changed since the
+ * last signal. The run needs the signal because a
  * cancelled activity's failure never reaches it (the run stops waiting at once) and Temporal's
  * own timeouts carry only a throttled heartbeat; the run keeps the latest report on the task. A
  * cancellation or a timeout can only end the execution while it waits, so what it spent is known
@@ -26,9 +26,8 @@ export class TaskProgressReporter {
 
   constructor(private readonly input: SubagentTaskInput) {}
 
-  /** Heartbeats `progress`; the run hears of it at the next {@link flush}. */
+  /** Keeps `progress` for the run, which hears of it at the next {@link flush}. Heartbeats carry it through `withHeartbeats`' details. */
   publish(progress: SubagentProgress): void {
-    this.#ctx.heartbeat(progress);
     this.#latest = progress;
   }
 
