@@ -154,9 +154,10 @@ export interface ResumeRun {
  * was laid out differently) names nodes this graph lacks, for which LangGraph would silently run
  * nothing: the run then goes on at this graph's first node of the same kind (hooks are functions of
  * the state, so running every hook of that kind again decides the same), and the recursion limit
- * counts the model calls made so far in this graph's steps.
- * @throws Error when the checkpoint was about to run afterModel hooks and this graph has none (only
- * their edges would send the response's tool calls to the tools).
+ * counts the model calls made so far in this graph's steps. A checkpoint about to run afterModel
+ * hooks, taken over by a graph that has none, goes where this graph's edges after the model lead:
+ * the tools when the last response has unanswered tool calls, else the afterAgent hooks or the end.
+ * The checks that graph ran after the model call (the guards') are then skipped for that response.
  */
 export function resumeRun(point: ResumePoint, middleware: readonly AgentMiddleware[], fullLimit: number): ResumeRun {
   const nodes = agentNodes(middleware);
@@ -165,10 +166,10 @@ export function resumeRun(point: ResumePoint, middleware: readonly AgentMiddlewa
   const phase = point.next.map(phaseOf).find((p) => p !== null) ?? 'after_agent';
   const turns = turnsDoneAtStep(point.graphStep, shapeOf(point.nodes));
   const step = stepBeforePhase(phase, turns, graphShape(middleware));
-  return { input: takeoverInput(phase, nodes), recursionLimit: Math.max(1, fullLimit - (step + 2)) };
+  return { input: takeoverInput(phase, nodes, point.messages), recursionLimit: Math.max(1, fullLimit - (step + 2)) };
 }
 
-function takeoverInput(phase: GraphPhase, nodes: Record<GraphPhase, string[]>): Command | null {
+function takeoverInput(phase: GraphPhase, nodes: Record<GraphPhase, string[]>, messages: readonly BaseMessage[]): Command | null {
   // The model and the tools keep their names: the checkpoint still triggers them.
   if (phase === 'model_request' || phase === 'tools') return null;
   const candidates = {
@@ -179,9 +180,20 @@ function takeoverInput(phase: GraphPhase, nodes: Record<GraphPhase, string[]>): 
   }[phase];
   const node = candidates[0];
   if (node !== undefined) return new Command({ goto: node });
-  if (phase === 'after_model') throw new Error('The checkpoint was about to run afterModel hooks, and this agent has none to take over');
+  // The tools node, sent no call of its own, runs the unanswered calls of the last response.
+  if (phase === 'after_model' && hasUnansweredToolCalls(messages)) return new Command({ goto: 'tools' });
+  const end = phase === 'after_model' ? nodes.after_agent[0] : undefined;
+  if (end !== undefined) return new Command({ goto: end });
   // Past the last hook with nothing left to run: the conversation is complete.
   return null;
+}
+
+/** Whether the conversation's last AI message has a tool call no ToolMessage answers. */
+function hasUnansweredToolCalls(messages: readonly BaseMessage[]): boolean {
+  const last = [...messages].reverse().find((m): m is AIMessage => AIMessage.isInstance(m));
+  if (last === undefined) return false;
+  const answered = new Set(messages.flatMap((m) => (ToolMessage.isInstance(m) ? [m.tool_call_id] : [])));
+  return (last.tool_calls ?? []).some((call) => call.id === undefined || !answered.has(call.id));
 }
 
 /**

@@ -51,7 +51,7 @@ export interface ThreadLoopState {
 /** A thread with no tool calls seen yet. */
 export const EMPTY_THREAD_LOOP_STATE: ThreadLoopState = { hashes: [], warnedHashes: [], toolNames: [], warnedTools: [] };
 
-/** What `afterModel` does: nothing, queue a warning, or force a final answer. */
+/** What the guard does with a model response: nothing, queue a warning, or force a final answer. */
 export type LoopAction =
   | { readonly kind: 'none' }
   | { readonly kind: 'warn'; readonly message: string }

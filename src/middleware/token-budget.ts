@@ -57,7 +57,7 @@ export interface BudgetUse {
   readonly fraction: number;
 }
 
-/** What `afterModel` does: nothing, queue a warning (state only), or force a final answer. */
+/** What the guard does with a model response: nothing, queue a warning (state only), or force a final answer. */
 export type BudgetAction =
   | { readonly kind: 'none' }
   | { readonly kind: 'warn'; readonly message: string }
@@ -192,7 +192,7 @@ export function tokenBudgetWarningMessage(use: BudgetUse): string {
 }
 
 /**
- * One `afterModel` step: account the new usage, then hard stop, warn once, or do nothing.
+ * One model response checked: account the new usage, then hard stop, warn once, or do nothing.
  * Disabled, empty or non-AI-last transcripts change nothing (not even the accounting).
  */
 export function decideTokenBudget(

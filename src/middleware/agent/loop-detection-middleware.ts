@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AIMessage, HumanMessage } from '@langchain/core/messages';
+import { AIMessage, HumanMessage, type BaseMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import type { z } from 'zod';
 import { LoopDetectionConfigSchema } from '../../config/schema';
@@ -17,7 +17,7 @@ import {
 import { BoundedMap, GUARD_MAX_TRACKED_RUNS, invocationKeyer, resolveRunKey, type RunKey, type StopReasonSource } from '../token-budget';
 import { forcedFinalAnswer, GuardContextSchema, type GuardRuntime } from './token-budget-middleware';
 
-/** Name the loop guard registers under (graph nodes are `<name>.after_model` etc.). */
+/** Name the loop guard registers under (graph nodes are `<name>.before_agent` etc.). */
 export const LOOP_DETECTION_MIDDLEWARE_NAME = 'LoopDetectionMiddleware';
 
 /** Options of {@link loopDetectionMiddleware}: a `LoopDetectionConfig` before defaults. */
@@ -39,8 +39,11 @@ function md5(text: string): string {
  * and counts calls per tool (layer 2) for the thread (`runtime.context.thread_id`, else
  * `"default"`). Warnings reach only the next model request of the same run, as one trailing
  * `HumanMessage` named `loop_warning` (never saved to state, never between a tool call and its
- * result). A hard stop replaces the last AI message with a final answer (tool calls stripped, note
- * appended) and records `loop_capped` for {@link StopReasonSource.consumeStopReason}.
+ * result). A hard stop returns a final answer in place of the response (tool calls stripped, note
+ * appended), so the calls never enter state, and records `loop_capped` for
+ * {@link StopReasonSource.consumeStopReason}. The check runs in the model call's wrap hook, after
+ * the call, not in an `afterModel` hook: every hook node is a graph step of its own, and each costs
+ * LangGraph's per-step overhead on every model turn.
  *
  * Threads are kept least-recently-used, at most `max_tracked_threads`; pending warnings for at
  * most twice as many (thread, run) pairs, 4 per run; stop reasons for 1000 runs, until consumed.
@@ -61,6 +64,15 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
     for (const [key, p] of [...pending.entries()]) if (!keep(p)) pending.delete(key);
   };
 
+  /** The request with the run's queued warnings (now delivered) as one trailing message. */
+  const withQueuedWarnings = <R extends { readonly messages: BaseMessage[]; readonly runtime: GuardRuntime }>(request: R): R => {
+    const queued = pending.pop(pendingKey(resolveThreadKey(request.runtime.context), runKey(request.runtime)));
+    if (queued === undefined || queued.warnings.length === 0) return request;
+    // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
+    const warning = new HumanMessage({ content: queued.warnings.join('\n\n'), name: LOOP_WARNING_NAME });
+    return { ...request, messages: [...request.messages, warning] };
+  };
+
   const middleware = createMiddleware({
     name: LOOP_DETECTION_MIDDLEWARE_NAME,
     contextSchema: GuardContextSchema,
@@ -72,15 +84,15 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
       dropPending((p) => p.thread !== thread || p.run === run);
       return undefined;
     },
-    afterModel: (state, runtime) => {
-      const last = state.messages[state.messages.length - 1];
-      if (!limits.enabled || !AIMessage.isInstance(last)) return undefined;
-      const calls = last.tool_calls ?? [];
-      if (calls.length === 0) return undefined;
-      const thread = resolveThreadKey(runtime.context);
-      const run = runKey(runtime);
+    wrapModelCall: async (request, handler) => {
+      const response = await handler(withQueuedWarnings(request));
+      if (!limits.enabled || !AIMessage.isInstance(response)) return response;
+      const calls = response.tool_calls ?? [];
+      if (calls.length === 0) return response;
+      const thread = resolveThreadKey(request.runtime.context);
+      const run = runKey(request.runtime);
       // No state yet but earlier responses in the conversation: a resumed execution rebuilds it.
-      const before = threads.get(thread) ?? replayToolCallHistory(state.messages.slice(0, -1), md5, limits);
+      const before = threads.get(thread) ?? replayToolCallHistory(request.state.messages, md5, limits);
       const { state: after, action } = observeToolCalls(before, calls, hashToolCalls(calls, md5), limits);
       const evicted = new Set(threads.touch(thread, after));
       if (evicted.size > 0) dropPending((p) => !evicted.has(p.thread));
@@ -88,18 +100,12 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
         const key = pendingKey(thread, run);
         const queued = pending.get(key)?.warnings ?? [];
         pending.set(key, { thread, run, warnings: queueWarning(queued, action.message) });
-        return undefined;
+        return response;
       }
-      if (action.kind !== 'stop') return undefined;
+      if (action.kind !== 'stop') return response;
       stopReasons.set(run, LOOP_CAPPED);
-      return { messages: [forcedFinalAnswer(last, action.message)] };
-    },
-    wrapModelCall: (request, handler) => {
-      const queued = pending.pop(pendingKey(resolveThreadKey(request.runtime.context), runKey(request.runtime)));
-      if (queued === undefined || queued.warnings.length === 0) return handler(request);
-      // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
-      const warning = new HumanMessage({ content: queued.warnings.join('\n\n'), name: LOOP_WARNING_NAME });
-      return handler({ ...request, messages: [...request.messages, warning] });
+      // Returned in place of the response, so its tool calls never enter state.
+      return forcedFinalAnswer(response, action.message);
     },
     afterAgent: (_state, runtime) => {
       pending.delete(pendingKey(resolveThreadKey(runtime.context), runKey(runtime)));

@@ -62,8 +62,9 @@ export function subagentInputMessages(taskText: string, options: CurrentDateRemi
  *
  * The node hooks of all of them run in one middleware placed first ({@link SUBAGENT_HOOKS_MIDDLEWARE_NAME},
  * see `foldNodeHooks`), in the same order, so a turn costs one graph step per hook kind rather than
- * one per hook: a one-turn task runs 3 steps (`before_model`, `model_request`, `after_model`)
- * instead of 9. The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
+ * one per hook. The guards check responses inside the model call (their wrap hooks), so there is no
+ * afterModel hook: a one-turn task runs 2 steps (`before_model`, `model_request`) instead of 9.
+ * The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
  * graph has neither step: they only clear what earlier runs of the thread left in the guards'
  * memory and forget the run's, and a chain built per execution starts without it and discards it.
  */

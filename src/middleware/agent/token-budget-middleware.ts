@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
@@ -20,7 +21,7 @@ import {
   type StopReasonSource,
 } from '../token-budget';
 
-/** Name the token budget guard registers under (graph nodes are `<name>.after_model` etc.). */
+/** Name the token budget guard registers under (graph nodes are `<name>.before_agent` etc.). */
 export const TOKEN_BUDGET_MIDDLEWARE_NAME = 'TokenBudgetMiddleware';
 
 /**
@@ -41,8 +42,8 @@ export interface GuardRuntime extends InvocationRuntime {
 }
 
 /**
- * The same message turned into a final answer: same id (so it replaces the original in state),
- * no tool calls (so the agent loop ends), `note` appended, usage kept.
+ * The same message turned into a final answer: same id (so it replaces the original wherever it
+ * is already in state), no tool calls (so the agent loop ends), `note` appended, usage kept.
  */
 export function forcedFinalAnswer(last: AIMessage, note: string): AIMessage {
   return new AIMessage({
@@ -61,8 +62,10 @@ export { defaultSubagentTokenBudget, resolveSubagentTokenBudget } from '../../co
  * Token budget guard (SPEC §6.2). Counts each run's token usage from the AI messages' usage
  * metadata; at `warn_threshold` it warns once per run through the next model request (a trailing
  * `HumanMessage` named `budget_warning`, never saved to state); at `hard_stop_threshold` it
- * replaces the last AI message with a final answer (tool calls stripped, note appended) and records
- * `token_capped` for {@link StopReasonSource.consumeStopReason}.
+ * returns a final answer in place of the response (tool calls stripped, note appended), so the calls
+ * never enter state, and records `token_capped` for {@link StopReasonSource.consumeStopReason}. The
+ * check runs in the model call's wrap hook, after the call, not in an `afterModel` hook: every hook
+ * node is a graph step of its own, and each costs LangGraph's per-step overhead on every model turn.
  *
  * Runs are keyed by `runtime.context.run_id` when the key is present (null included), else per
  * invocation. Per-run state lives until `afterAgent`; stop reasons until consumed. Both maps keep
@@ -87,25 +90,27 @@ export function tokenBudgetMiddleware(options: TokenBudgetMiddlewareOptions = {}
       runs.set(key, markMessagesSeen(runs.get(key) ?? EMPTY_RUN_BUDGET, state.messages));
       return undefined;
     },
-    afterModel: (state, runtime) => {
-      if (!limits.enabled) return undefined;
-      const key = runKey(runtime);
-      const before = runs.get(key) ?? EMPTY_RUN_BUDGET;
-      const { state: after, action } = decideTokenBudget(before, state.messages, limits);
-      if (after !== before) runs.set(key, after);
-      const last = state.messages[state.messages.length - 1];
-      if (action.kind !== 'stop' || !AIMessage.isInstance(last)) return undefined;
-      stopReasons.set(key, TOKEN_CAPPED);
-      return { messages: [forcedFinalAnswer(last, action.message)] };
-    },
-    wrapModelCall: (request, handler) => {
+    wrapModelCall: async (request, handler) => {
       const key = runKey(request.runtime);
       const run = runs.get(key);
-      if (run === undefined || run.pending.length === 0) return handler(request);
-      runs.set(key, { ...run, pending: [] });
-      // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
-      const warning = new HumanMessage({ content: run.pending.join('\n\n'), name: BUDGET_WARNING_NAME });
-      return handler({ ...request, messages: [...request.messages, warning] });
+      let next = request;
+      if (run !== undefined && run.pending.length > 0) {
+        runs.set(key, { ...run, pending: [] });
+        // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
+        const warning = new HumanMessage({ content: run.pending.join('\n\n'), name: BUDGET_WARNING_NAME });
+        next = { ...request, messages: [...request.messages, warning] };
+      }
+      const response = await handler(next);
+      if (!limits.enabled || !AIMessage.isInstance(response)) return response;
+      // Usage is keyed by message id; state would give an id-less response one only after this check.
+      if (typeof response.id !== 'string') response._updateId(randomUUID());
+      const before = runs.get(key) ?? EMPTY_RUN_BUDGET;
+      const { state: after, action } = decideTokenBudget(before, [...request.state.messages, response], limits);
+      if (after !== before) runs.set(key, after);
+      if (action.kind !== 'stop') return response;
+      stopReasons.set(key, TOKEN_CAPPED);
+      // Returned in place of the response, so its tool calls never enter state.
+      return forcedFinalAnswer(response, action.message);
     },
     afterAgent: (_state, runtime) => {
       runs.delete(runKey(runtime));

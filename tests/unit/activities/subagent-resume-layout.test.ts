@@ -39,6 +39,15 @@ const MAX_TURNS = 5;
 const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({ n: z.number() }) });
 
 /**
+ * A guard as earlier releases built it, with an afterModel hook (and so an `after_model` graph
+ * node). The hook does nothing: the guard's check runs in its wrap hook, and the attempts on these
+ * chains are only there to write checkpoints of the old layouts.
+ */
+function withAfterModelNode(guard: AgentMiddleware): AgentMiddleware {
+  return { ...guard, afterModel: () => undefined } as AgentMiddleware;
+}
+
+/**
  * The subagent chain as the release before the node hooks were folded built it: every hook its
  * own graph node (`LoopDetectionMiddleware.before_agent`, `TokenBudgetMiddleware.after_model` ...).
  */
@@ -48,8 +57,8 @@ function previousReleaseChain(): AgentMiddleware[] {
     toolResultSanitizationMiddleware(),
     llmErrorHandlingMiddleware({}),
     toolErrorHandlingMiddleware(),
-    loopDetectionMiddleware(config.loop_detection),
-    tokenBudgetMiddleware(resolveSubagentTokenBudget(config, 'general-purpose')),
+    withAfterModelNode(loopDetectionMiddleware(config.loop_detection)),
+    withAfterModelNode(tokenBudgetMiddleware(resolveSubagentTokenBudget(config, 'general-purpose'))),
     durableContextMiddleware(),
     skillToolPolicyMiddleware({ skills: [] }),
     dateContextMiddleware({ now }),
@@ -146,7 +155,8 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
   test.each([
     ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
     ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
-    ['a model response (next: the afterModel hooks)', afterResponses(2), 'TokenBudgetMiddleware.after_model', 'SubagentHooksMiddleware.after_model'],
+    // This chain has no afterModel hooks: the response's tool calls go to the tools.
+    ['a model response (next: the afterModel hooks)', afterResponses(2), 'TokenBudgetMiddleware.after_model', 'tools'],
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, oldNext, takeover) => {
     const memory = new MemorySaver();
     await inActivity(() => previousReleaseAttempt(memory, 20, stopWhen));
@@ -180,11 +190,13 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
     const memory = new MemorySaver();
     const saver = new ConversationCheckpoints(memory);
     const middleware = [...buildSubagentMiddleware({ config, agentName: 'general-purpose' }), saver.storeBeforeCalls()];
-    // Stopped once the third response is in: the second round of tool results was stored when the call for it started.
+    // Stopped once the third response is in: no graph step lies between it and its tool call, which
+    // stored it when it started, before the stop.
     await inActivity(() => firstAttempt(saver, middleware, 20, afterResponses(3), subagentInputMessages('go', { now })));
     const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
     expect(count(point.messages, (m) => ToolMessage.isInstance(m))).toBe(2);
-    expect(point.next).toEqual(['SubagentHooksMiddleware.before_model']);
+    expect(count(point.messages, (m) => AIMessage.isInstance(m))).toBe(3);
+    expect(point.next).toEqual(['tools']);
     expect(input).toBeNull();
     expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
     expect(capped).toBe(true);
@@ -194,10 +206,11 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
 
 describe('a checkpoint of the folded layout with a beforeAgent node resumed on the chain without one', () => {
   test.each([
-    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'SubagentHooksMiddleware.before_model'],
-    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'SubagentHooksMiddleware.before_model'],
-    ['a model response (next: the afterModel hooks)', afterResponses(2), 'SubagentHooksMiddleware.after_model'],
-  ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, next) => {
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'SubagentHooksMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'SubagentHooksMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    // This chain has no afterModel hooks: the response's tool calls go to the tools.
+    ['a model response (next: the afterModel hooks)', afterResponses(2), 'SubagentHooksMiddleware.after_model', 'tools'],
+  ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, next, takeover) => {
     const memory = new MemorySaver();
     await inActivity(() => firstAttempt(new PreviousReleaseCheckpoints(memory), foldedBeforeAgentChain(), 20, stopWhen));
     const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
@@ -205,7 +218,7 @@ describe('a checkpoint of the folded layout with a beforeAgent node resumed on t
     expect(point.nodes).toContain('SubagentHooksMiddleware.before_agent');
     expect(point.next).toEqual([next]);
     expect(input).toBeInstanceOf(Command);
-    expect((input as Command).goto).toEqual([next]);
+    expect((input as Command).goto).toEqual([takeover]);
     // The conversation goes on from the checkpoint: same messages first, one date reminder, every call answered.
     expect(messages.slice(0, point.messages.length).map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
     expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
@@ -215,5 +228,25 @@ describe('a checkpoint of the folded layout with a beforeAgent node resumed on t
     expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
     expect(point.usage).toEqual(usageOf(point.messages));
     expect(usageOf(messages)).toMatchObject({ input_tokens: 10 * MAX_TURNS, output_tokens: 2 * MAX_TURNS });
+  });
+});
+
+describe('a checkpoint about to run afterModel hooks after the final answer, resumed on the chain without them', () => {
+  test.each([
+    ['the previous release (a graph node per hook)', previousReleaseChain, 'TokenBudgetMiddleware.after_model'],
+    ['the folded layout with a beforeAgent node', foldedBeforeAgentChain, 'SubagentHooksMiddleware.after_model'],
+  ])('of %s ends with that answer, without a model call', async (_label, chain, next) => {
+    const memory = new MemorySaver();
+    await inActivity(() => firstAttempt(new PreviousReleaseCheckpoints(memory), chain(), 1, afterResponses(2)));
+    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 1));
+
+    expect(point.next).toEqual([next]);
+    expect(point.messages.at(-1)?.content).toBe('all done');
+    expect(input).toBeNull();
+    expect(capped).toBe(false);
+    // Nothing was added: the conversation is the checkpoint's, ending with its answer.
+    expect(messages.map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
+    expect(messages.at(-1)?.content).toBe('all done');
+    expect(usageOf(messages)).toMatchObject({ input_tokens: 20, output_tokens: 4 });
   });
 });

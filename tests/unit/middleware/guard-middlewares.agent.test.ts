@@ -215,3 +215,31 @@ describe('both guards together', () => {
     expect([budget.consumeStopReason('x'), loop.consumeStopReason('x')]).toEqual([null, 'loop_capped']);
   });
 });
+
+describe('the check runs inside the model call', () => {
+  it('neither guard has an afterModel hook, and a hard stop never writes the stopped tool calls to state', async () => {
+    const loop = loopDetectionMiddleware({ warn_threshold: 2, hard_limit: 3 });
+    const budget = tokenBudgetMiddleware({ enabled: true, max_tokens: 1000, warn_threshold: 0.7, hard_stop_threshold: 1.0 });
+    expect([loop.afterModel, budget.afterModel]).toEqual([undefined, undefined]);
+
+    for (const [guard, usage] of [
+      [loop, { input: 1, output: 1 }],
+      [budget, { input: 300, output: 50 }],
+    ] as const) {
+      const { model, tools } = setup((n) => lookupCall(n, guard === loop ? '/same' : `/p${n}`, usage));
+      const agent = createAgent({ model, tools, middleware: [guard] });
+      const responses: Array<[string, BaseMessage]> = [];
+      const updates = await agent.stream({ messages: [new HumanMessage('go')] }, { streamMode: 'updates', context: { run_id: 'w', thread_id: 'w' } });
+      for await (const update of updates) {
+        for (const [node, value] of Object.entries(update)) for (const m of (value as { messages?: BaseMessage[] } | null)?.messages ?? []) if (AIMessage.isInstance(m)) responses.push([node, m]);
+      }
+      // Each response is written once, by the model node; the stopped one without its tool calls.
+      expect(responses.map(([node, m]) => [node, m.id, (m as AIMessage).tool_calls?.length])).toEqual([
+        ['model_request', 'ai-1', 1],
+        ['model_request', 'ai-2', 1],
+        ['model_request', 'ai-3', 0],
+      ]);
+      expect(guard.consumeStopReason('w')).toBe(guard === loop ? 'loop_capped' : 'token_capped');
+    }
+  });
+});

@@ -80,7 +80,7 @@ test('with deferred tools, their filter sits right after the skill tool policy a
   expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', deferredTools: { deferred: [], maxResults: 5 } })).toThrow();
 });
 
-test('a turn runs one graph step per hook kind: 3 steps for a one-turn task, 4 more per tool round', async () => {
+test('a turn runs one graph step per hook kind: 2 steps for a one-turn task, 3 more per tool round', async () => {
   const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({}) });
   const nodesOf = async (turns: object[]) => {
     const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 's');
@@ -91,12 +91,13 @@ test('a turn runs one graph step per hook kind: 3 steps for a one-turn task, 4 m
     return nodes;
   };
   const hooks = (kind: string) => `SubagentHooksMiddleware.${kind}`;
-  const turn = [hooks('before_model'), 'model_request', hooks('after_model')];
+  // The guards check responses inside the model call: no after_model step.
+  const turn = [hooks('before_model'), 'model_request'];
   expect(await nodesOf([{ content: 'done' }])).toEqual(turn);
   expect(await nodesOf([{ tool_calls: [{ name: 'noop', args: {} }] }, { content: 'done' }])).toEqual([...turn, 'tools', ...turn]);
 });
 
-test('the folded chain has no run-level hooks, whatever parts are enabled', () => {
+test('the folded chain has no run-level hooks and no afterModel hook, whatever parts are enabled', () => {
   const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
   const deferredTools = { deferred: [{ name: 'docs__search', description: 'Search', inputSchema: { type: 'object' } }], maxResults: 5 };
   const chains = [
@@ -105,6 +106,7 @@ test('the folded chain has no run-level hooks, whatever parts are enabled', () =
   ];
   for (const chain of chains) {
     expect(chain.filter((m) => m.beforeAgent !== undefined || m.afterAgent !== undefined).map((m) => m.name)).toEqual([]);
+    expect(chain.filter((m) => m.afterModel !== undefined).map((m) => m.name)).toEqual([]);
     expect(chain.map((m) => m.name)).not.toContain(DATE_CONTEXT_MIDDLEWARE_NAME);
   }
 });

@@ -40,7 +40,9 @@ async function run(turns: object[], middleware: ReturnType<typeof chain>, recurs
 
 const shapes = [
   { beforeAgent: 0, beforeModel: 0, afterModel: 0, afterAgent: 0 },
-  // The subagent chain's, its node hooks folded (one node per hook kind, no afterAgent).
+  // The subagent chain's: its node hooks folded, the guards' checks in their wrap hooks.
+  { beforeAgent: 0, beforeModel: 1, afterModel: 0, afterAgent: 0 },
+  // Earlier releases' folded subagent chain (one node per hook kind, no afterAgent).
   { beforeAgent: 1, beforeModel: 1, afterModel: 1, afterAgent: 0 },
   { beforeAgent: 1, beforeModel: 2, afterModel: 2, afterAgent: 2 },
   { beforeAgent: 3, beforeModel: 1, afterModel: 3, afterAgent: 1 },
@@ -137,4 +139,14 @@ test.each(shapes)('the step before each phase, from the model calls made, is whe
   }
   const hookPhases = Object.entries(HOOK_OF).filter(([, hook]) => shape[hook] > 0).map(([phase]) => phase);
   expect(new Set(entered)).toEqual(new Set(['model_request', 'tools', ...hookPhases]));
+});
+
+test('without afterModel hooks, a checkpoint about to run them sits where the tools would run', () => {
+  // A checkpoint of a graph with afterModel hooks, taken over by one without, goes on at the tools.
+  const shape = graphShape(chain({ beforeAgent: 0, beforeModel: 1, afterModel: 0, afterAgent: 0 }));
+  for (const turns of [1, 2, 5]) {
+    expect(stepBeforePhase('after_model', turns, shape)).toBe(stepBeforePhase('tools', turns, shape));
+    expect(stepBeforePhase('tools', turns, shape)).toBe(2 + (turns - 1) * 3);
+    expect(turnsDoneAtStep(stepBeforePhase('tools', turns, shape), shape)).toBe(turns);
+  }
 });
