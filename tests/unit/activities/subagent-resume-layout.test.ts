@@ -151,6 +151,24 @@ const inActivity = <T>(fn: () => Promise<T>): Promise<T> => new MockActivityEnvi
 
 const afterResponses = (n: number) => (messages: readonly BaseMessage[]) => count(messages, (m) => AIMessage.isInstance(m)) === n;
 
+/**
+ * A takeover by `takeover`'s command that went on to the task's turn cap: the checkpoint's messages
+ * first, one date reminder, every call answered, five model calls across both attempts (the step
+ * the old graph was at counted in this graph's steps), each counted once in the usage.
+ */
+function expectTakenOverToTheCap(resumed: Awaited<ReturnType<typeof resumedAttempt>>, takeover: string): void {
+  const { point, input, messages, capped } = resumed;
+  expect(input).toBeInstanceOf(Command);
+  expect((input as Command).goto).toEqual([takeover]);
+  expect(messages.slice(0, point.messages.length).map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
+  expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
+  expect(count(messages, (m) => ToolMessage.isInstance(m))).toBe(count(messages, (m) => AIMessage.isInstance(m)));
+  expect(capped).toBe(true);
+  expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
+  expect(point.usage).toEqual(usageOf(point.messages));
+  expect(usageOf(messages)).toMatchObject({ input_tokens: 10 * MAX_TURNS, output_tokens: 2 * MAX_TURNS });
+}
+
 describe('a checkpoint of the previous release (a graph node per hook) resumed on the folded chain', () => {
   test.each([
     ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
@@ -160,20 +178,10 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, oldNext, takeover) => {
     const memory = new MemorySaver();
     await inActivity(() => previousReleaseAttempt(memory, 20, stopWhen));
-    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
+    const resumed = await inActivity(() => resumedAttempt(memory, 20));
 
-    expect(point.next).toEqual([oldNext]);
-    expect(input).toBeInstanceOf(Command);
-    expect((input as Command).goto).toEqual([takeover]);
-    // The conversation goes on from the checkpoint: same messages first, one date reminder, every call answered.
-    expect(messages.slice(0, point.messages.length).map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
-    expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
-    expect(count(messages, (m) => ToolMessage.isInstance(m))).toBe(count(messages, (m) => AIMessage.isInstance(m)));
-    // The cap is the task's: five model calls across both attempts, each counted once in the usage.
-    expect(capped).toBe(true);
-    expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
-    expect(point.usage).toEqual(usageOf(point.messages));
-    expect(usageOf(messages)).toMatchObject({ input_tokens: 10 * MAX_TURNS, output_tokens: 2 * MAX_TURNS });
+    expect(resumed.point.next).toEqual([oldNext]);
+    expectTakenOverToTheCap(resumed, takeover);
   });
 
   test('a task that answers within the cap completes once, without another call for the answered turns', async () => {
@@ -213,21 +221,11 @@ describe('a checkpoint of the folded layout with a beforeAgent node resumed on t
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, next, takeover) => {
     const memory = new MemorySaver();
     await inActivity(() => firstAttempt(new PreviousReleaseCheckpoints(memory), foldedBeforeAgentChain(), 20, stopWhen));
-    const { point, input, messages, capped } = await inActivity(() => resumedAttempt(memory, 20));
+    const resumed = await inActivity(() => resumedAttempt(memory, 20));
 
-    expect(point.nodes).toContain('SubagentHooksMiddleware.before_agent');
-    expect(point.next).toEqual([next]);
-    expect(input).toBeInstanceOf(Command);
-    expect((input as Command).goto).toEqual([takeover]);
-    // The conversation goes on from the checkpoint: same messages first, one date reminder, every call answered.
-    expect(messages.slice(0, point.messages.length).map((m) => m.id)).toEqual(point.messages.map((m) => m.id));
-    expect(count(messages, (m) => SystemMessage.isInstance(m))).toBe(1);
-    expect(count(messages, (m) => ToolMessage.isInstance(m))).toBe(count(messages, (m) => AIMessage.isInstance(m)));
-    // The cap is the task's: the step the old graph was at is counted in this graph's steps.
-    expect(capped).toBe(true);
-    expect(count(messages, (m) => AIMessage.isInstance(m))).toBe(MAX_TURNS);
-    expect(point.usage).toEqual(usageOf(point.messages));
-    expect(usageOf(messages)).toMatchObject({ input_tokens: 10 * MAX_TURNS, output_tokens: 2 * MAX_TURNS });
+    expect(resumed.point.nodes).toContain('SubagentHooksMiddleware.before_agent');
+    expect(resumed.point.next).toEqual([next]);
+    expectTakenOverToTheCap(resumed, takeover);
   });
 });
 
