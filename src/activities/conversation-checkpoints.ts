@@ -80,6 +80,22 @@ export class ConversationCheckpoints extends StoreRetryingCheckpoints {
     await super.putWrites(config, writes, taskId, taskPath);
   }
 
+  /** Stores the held checkpoints (with their writes) that hold a model response or a tool result. */
+  storeHeld(): Promise<void> {
+    for (const thread of this.#threads.values()) {
+      const held = thread.held;
+      if (held === null || !worthStoring(held.checkpoint)) continue;
+      thread.held = null;
+      thread.lastStored = held.checkpoint.id;
+      this.#storedAny = true;
+      this.#storing = this.#storing.then(async () => {
+        const stored = await super.put(held.config, held.checkpoint, held.metadata, held.versions);
+        for (const { writes, taskId, taskPath } of held.writes) await super.putWrites(stored, writes, taskId, taskPath);
+      });
+    }
+    return this.#storing;
+  }
+
   /** Middleware that stores the held checkpoints before every model and tool call (wrap hooks: no graph step). */
   storeBeforeCalls(): AgentMiddleware {
     const around = async <T>(call: () => T | Promise<T>): Promise<T> => {
@@ -105,22 +121,6 @@ export class ConversationCheckpoints extends StoreRetryingCheckpoints {
       this.#threads.set(key, thread);
     }
     return thread;
-  }
-
-  /** Stores the held checkpoints (with their writes) that hold a model response or a tool result. */
-  storeHeld(): Promise<void> {
-    for (const thread of this.#threads.values()) {
-      const held = thread.held;
-      if (held === null || !worthStoring(held.checkpoint)) continue;
-      thread.held = null;
-      thread.lastStored = held.checkpoint.id;
-      this.#storedAny = true;
-      this.#storing = this.#storing.then(async () => {
-        const stored = await super.put(held.config, held.checkpoint, held.metadata, held.versions);
-        for (const { writes, taskId, taskPath } of held.writes) await super.putWrites(stored, writes, taskId, taskPath);
-      });
-    }
-    return this.#storing;
   }
 }
 
