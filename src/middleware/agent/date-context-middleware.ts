@@ -9,17 +9,8 @@ export const DATE_CONTEXT_MIDDLEWARE_NAME = 'SubagentDateContextMiddleware';
 /** Environment variable naming the IANA time zone of the reminder date (local time when unset). */
 export const DATE_TIMEZONE_ENV = 'DEERFLOW_DATE_TIMEZONE';
 
-/** True when `timeZone` is an IANA zone name this runtime knows (`Europe/Paris`, `UTC`). */
-export function isValidTimeZone(timeZone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-// Building a formatter costs about as much as a graph step; every task of a worker formats one date.
+// Building a formatter costs about as much as a graph step; every task of a worker formats one
+// date (and checks the zone of DEERFLOW_DATE_TIMEZONE first). Unknown zones throw and are not kept.
 const formats = new Map<string | undefined, Intl.DateTimeFormat>();
 
 function reminderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
@@ -29,6 +20,16 @@ function reminderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
     formats.set(timeZone, format);
   }
   return format;
+}
+
+/** True when `timeZone` is an IANA zone name this runtime knows (`Europe/Paris`, `UTC`). */
+export function isValidTimeZone(timeZone: string): boolean {
+  try {
+    reminderDateFormat(timeZone);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
