@@ -26,6 +26,8 @@ export function workflowBundle(options: { readonly traced?: boolean } = {}): Pro
   if (bundle === undefined) {
     bundle = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows'),
+      // Shared by the workflows of a V8 context: the schema cache (see the module).
+      preloadModules: [require.resolve('../workflows/input-schemas')],
       ...(traced ? { workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTOR_MODULE] } : {}),
       logger: quietBundlerLogger,
     });

@@ -1,5 +1,7 @@
+import { WorkflowFailedError } from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
 import { batchStartOptions, buildBatch, buildLeadRunInput, leadRunStartOptions } from '../../src/client';
-import { SA_AGENT, SA_BATCH_ID, SA_SUBAGENTS, SA_THREAD_ID, SA_USER_ID, WORKFLOW_TASK_QUEUE, WORKFLOW_TYPES } from '../../src/contracts';
+import { INVALID_INPUT_TYPE, SA_AGENT, SA_BATCH_ID, SA_SUBAGENTS, SA_THREAD_ID, SA_USER_ID, WORKFLOW_TASK_QUEUE, WORKFLOW_TYPES } from '../../src/contracts';
 import { resolveCatalog } from '../../src/registry';
 import { SCRIPTED_MODEL } from '../support/harness';
 import { useTemporal, waitFor } from '../support/use-temporal';
@@ -31,6 +33,22 @@ test('a lead run started by a plain Temporal client (no search attributes) is fo
   expect(ids).toEqual([workflowId]);
   const attributes = (await handle.describe()).typedSearchAttributes;
   expect(attributes.get(SA_AGENT)).toBe('default');
+});
+
+test('runs on one worker share the built input schema: a bad input after a good one still fails, naming its field', async () => {
+  const harness = await temporal.start(oneAnswer);
+  const start = (runId: string, input: unknown) =>
+    temporal.env().client.workflow.start(WORKFLOW_TYPES.leadRun, { taskQueue: WORKFLOW_TASK_QUEUE, workflowId: `shared-schema-${runId}`, args: [input as never] });
+  const good = (runId: string) => buildLeadRunInput(harness.loaded.config, { message: 'hi', threadId: 'shared-schema', runId, userId: 'u' });
+  expect((await (await start('run-1', good('run-1'))).result()).status).toBe('completed');
+  const bad = good('run-2');
+  const failure = await (await start('run-2', { ...bad, limits: { ...bad.limits, maxConcurrent: 0 } })).result().catch((err: unknown) => err);
+  expect(failure).toBeInstanceOf(WorkflowFailedError);
+  const cause = (failure as WorkflowFailedError).cause;
+  expect(cause).toBeInstanceOf(ApplicationFailure);
+  expect((cause as ApplicationFailure).type).toBe(INVALID_INPUT_TYPE);
+  expect((cause as ApplicationFailure).message).toMatch(/^Invalid lead run input: limits\.maxConcurrent/);
+  expect((await (await start('run-3', good('run-3'))).result()).status).toBe('completed');
 });
 
 test('leadRunStartOptions starts a run a plain client can find at once, with the same attributes the run would set', async () => {
