@@ -1,4 +1,4 @@
-import { AIMessage, mapStoredMessageToChatMessage, type BaseMessage } from '@langchain/core/messages';
+import type { BaseMessage } from '@langchain/core/messages';
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
@@ -12,7 +12,6 @@ import {
   isCancelledFailure,
   SubagentTaskInputSchema,
   TASK_DEADLINE_EXCEEDED_TYPE,
-  TaskToolArgsSchema,
   type SubagentEvidence,
   type SubagentExecutionResult,
   type SubagentProgress,
@@ -21,7 +20,7 @@ import {
   type TokenUsage,
 } from '../contracts';
 import { resolveSubagent, resolveSubagentModelName, subagentDeferredTools, subagentHasTool, type SubagentDefinition } from '../registry';
-import { isAgentDefinitionError, messageKeys } from '../store';
+import { isAgentDefinitionError } from '../store';
 import { buildDeferredToolsSection, renderSubagentSystemPrompt } from '../prompts';
 import { ReceiptHarvest, withAcceptanceCriteria } from '../receipts';
 import { withToolReceipts } from '../receipts/agent';
@@ -43,10 +42,12 @@ import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
 import { ConversationCheckpoints } from './conversation-checkpoints';
 import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 import { sha256Hex } from './sha256-hex';
+import { LeadTurnTaskPrompts, type TaskPrompt } from './lead-turn-task-prompts';
 import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
+  const leadTurns = new LeadTurnTaskPrompts(deps.stores.messages);
   return async function runSubagent(wire: SubagentTaskWire): Promise<SubagentExecutionResult> {
     // Tagged, whichever shape the workflow sent (see `SubagentTaskInputSchema`).
     const input: SubagentTaskInput = parseActivityInput(SubagentTaskInputSchema, wire, 'runSubagent');
@@ -55,7 +56,7 @@ export function createRunSubagent(deps: ActivityDeps) {
     // start. A store that is down then delays the execution (its lease kept), it does not fail it.
     const [managed, task] = await withHeartbeats(() =>
       untilStored(
-        () => Promise.all([deps.stores.agents.listSubagents(), loadTaskPrompt(deps, input)]),
+        () => Promise.all([deps.stores.agents.listSubagents(), loadTaskPrompt(deps, leadTurns, input)]),
         (err) => !isAgentDefinitionError(err),
       ),
     );
@@ -224,22 +225,13 @@ function evidenceOf(receipts: ReceiptHarvest | null, outcome: Outcome): Subagent
   return outcome.status === 'completed' && outcome.resultText !== null ? receipts.completed(outcome.resultText) : receipts.withoutReport();
 }
 
-async function loadTaskPrompt(
-  deps: ActivityDeps,
-  input: SubagentTaskInput,
-): Promise<{ prompt: string; acceptanceCriteria: readonly string[] | undefined } | null> {
+async function loadTaskPrompt(deps: ActivityDeps, leadTurns: LeadTurnTaskPrompts, input: SubagentTaskInput): Promise<TaskPrompt | null> {
   if (input.kind === 'batchItem') {
     // Items are owner-scoped: the owner is the user the item runs for.
     const item = await deps.stores.batches.getItem(input.batchId, input.userId, input.key);
     return item ? { prompt: item.prompt, acceptanceCriteria: item.acceptance_criteria ?? undefined } : null;
   }
-  const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
-  const message = stored ? mapStoredMessageToChatMessage(stored) : null;
-  const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
-  const call = calls.find((c) => c.id === (input.toolCallId ?? input.taskId));
-  if (call === undefined) return null;
-  const args = TaskToolArgsSchema.safeParse(call.args);
-  return args.success ? { prompt: args.data.prompt, acceptanceCriteria: args.data.acceptance_criteria } : null;
+  return leadTurns.promptOf(input.threadId, input.runId, input.turn, input.toolCallId ?? input.taskId);
 }
 
 /**
