@@ -42,6 +42,25 @@ const pathField = z
   .string()
   .describe(`Absolute path under ${VIRTUAL_ROOT}, or a path relative to ${VIRTUAL_WORKSPACE} (e.g. ../uploads/input.csv).`);
 
+// The tools are built per task; their schemas once.
+const lsSchema = z.object({ path: pathField });
+const readFileSchema = z.object({
+  path: pathField,
+  start_line: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
+  end_line: z.number().int().min(1).optional().describe('Last line to return, inclusive (default: end of file).'),
+});
+const writeFileSchema = z.object({
+  path: pathField,
+  content: z.string().describe('The text to write.'),
+  append: z.boolean().optional().describe('Append to the end of the file instead of overwriting (default false).'),
+});
+const strReplaceSchema = z.object({
+  path: pathField,
+  old_str: z.string().describe('The exact text to replace, including whitespace.'),
+  new_str: z.string().describe('The replacement text.'),
+  replace_all: z.boolean().optional().describe('Replace every occurrence (default false).'),
+});
+
 /** Runs `body` with the resolved host path, converting fs errors into messages naming the virtual path. */
 async function withPath<T>(
   ws: ThreadWorkspace,
@@ -113,7 +132,7 @@ export function createLsTool({ workspace, max_output_chars }: FileToolOptions): 
       name: 'ls',
       description:
         'List the contents of a directory up to 2 levels deep, one virtual path per line; directories end with "/".',
-      schema: z.object({ path: pathField }),
+      schema: lsSchema,
     },
   );
 }
@@ -165,11 +184,7 @@ export function createReadFileTool({ workspace, max_output_chars, max_file_bytes
     {
       name: 'read_file',
       description: 'Read a text file. Optionally pass start_line/end_line (1-based, inclusive) to read a range.',
-      schema: z.object({
-        path: pathField,
-        start_line: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
-        end_line: z.number().int().min(1).optional().describe('Last line to return, inclusive (default: end of file).'),
-      }),
+      schema: readFileSchema,
     },
   );
 }
@@ -209,11 +224,7 @@ export function createWriteFileTool({ workspace }: FileToolOptions): StructuredT
       description:
         'Write text to a file, creating parent folders. Overwrites unless append is true; for long files write the ' +
         'first part, then append the rest section by section.',
-      schema: z.object({
-        path: pathField,
-        content: z.string().describe('The text to write.'),
-        append: z.boolean().optional().describe('Append to the end of the file instead of overwriting (default false).'),
-      }),
+      schema: writeFileSchema,
     },
   );
 }
@@ -242,12 +253,7 @@ export function createStrReplaceTool({ workspace, max_file_bytes }: FileToolOpti
       name: 'str_replace',
       description:
         'Replace an exact substring in a file. old_str must occur exactly once unless replace_all is true.',
-      schema: z.object({
-        path: pathField,
-        old_str: z.string().describe('The exact text to replace, including whitespace.'),
-        new_str: z.string().describe('The replacement text.'),
-        replace_all: z.boolean().optional().describe('Replace every occurrence (default false).'),
-      }),
+      schema: strReplaceSchema,
     },
   );
 }

@@ -69,6 +69,8 @@ const urlField = z
  * content only, via Readability) after a `Title: ... | URL: ...` header line naming the final URL.
  * `text/plain` and Markdown pages come back as they are; other content types are refused.
  */
+const webFetchSchema = z.object({ url: urlField });
+
 export function createWebFetchTool(options: WebFetchToolOptions): StructuredToolInterface {
   return tool(
     async ({ url }, config): Promise<string> => {
@@ -83,7 +85,7 @@ export function createWebFetchTool(options: WebFetchToolOptions): StructuredTool
         'know, e.g. from search results. HTML and plain text only: JSON, PDFs and images are refused. ' +
         (options.allow_private_networks ? '' : 'Only public internet addresses are reachable. ') +
         `Stops after ${options.timeout_seconds} s; long pages are truncated in the middle.`,
-      schema: z.object({ url: urlField }),
+      schema: webFetchSchema,
     },
   );
 }
