@@ -3,6 +3,7 @@ import { openSqliteDatabase, type OpenSqliteDatabaseOptions } from './open-sqlit
 import { SqliteAgentDefinitionStore } from './sqlite-agent-definition-store';
 import { SqliteBatchStore } from './sqlite-batch-store';
 import { SqliteCheckpointSaver } from './sqlite-checkpoint-saver';
+import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
 import { SqliteTaskResultStore } from './sqlite-task-result-store';
 import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
@@ -16,17 +17,20 @@ import { SqliteThreadSummaryStore } from './sqlite-thread-summary-store';
  */
 export function openSqliteStores(path: string, options: OpenSqliteDatabaseOptions = {}): Stores {
   const db = openSqliteDatabase(path, options);
+  // The writes every subagent makes (step rows, results) share commits with those of the others.
+  const group = new SqliteGroupCommit(db);
   return {
     messages: new SqliteThreadMessageStore(db),
     summaries: new SqliteThreadSummaryStore(db),
-    events: new SqliteRunEventStore(db),
-    results: new SqliteTaskResultStore(db),
+    events: new SqliteRunEventStore(db, group),
+    results: new SqliteTaskResultStore(db, group),
     agents: new SqliteAgentDefinitionStore(db),
     batches: new SqliteBatchStore(db),
     threads: new SqliteThreadOwnerStore(db),
     // LangGraph's own tables (`checkpoints`, `writes`), in the same file.
     checkpoints: new SqliteCheckpointSaver(db),
     close: async () => {
+      group.commit();
       db.close();
     },
   };

@@ -3,6 +3,7 @@ import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type
 import { toStoredJson } from '../stored-json';
 import { isFencedByTaskEnd, isSameTask, taskKeyOf, withoutRowsAfterTaskEnd } from '../task-end-fence';
 import type { SqliteDatabase } from './open-sqlite-database';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 
 interface Row {
   seq: number;
@@ -35,7 +36,10 @@ export class SqliteRunEventStore implements RunEventStore {
   readonly #taskEnded;
   readonly #write;
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly group: SqliteGroupCommit,
+  ) {
     this.#insert = db.prepare<[string, string, string, string, string, string | null, string, string]>(
       `INSERT OR IGNORE INTO run_events (dedupe_key, run_id, thread_id, category, event, task_id, created_at, payload)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -43,7 +47,8 @@ export class SqliteRunEventStore implements RunEventStore {
     this.#taskEnded = db.prepare<[string, string, string]>(
       `SELECT 1 FROM run_events WHERE event = '${TASK_END_EVENT}' AND run_id = ? AND task_id = ? AND thread_id = ? LIMIT 1`,
     );
-    // The immediate transaction serializes writers, so a task's end and its late rows cannot interleave.
+    // Run in the group's immediate transaction, which serializes writers: a task's end and its late
+    // rows cannot interleave.
     this.#write = db.transaction((events: readonly NewRunEvent[]): RunEvent[] => {
       const batch = withoutRowsAfterTaskEnd(events);
       const ended = this.#endedTasks(batch);
@@ -82,7 +87,7 @@ export class SqliteRunEventStore implements RunEventStore {
 
   async putBatch(events: readonly NewRunEvent[]): Promise<RunEvent[]> {
     if (events.length === 0) return [];
-    return this.#write.immediate(events);
+    return this.group.run(() => this.#write(events));
   }
 
   async listEvents(query: ListEventsQuery): Promise<RunEvent[]> {

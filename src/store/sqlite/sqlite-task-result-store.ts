@@ -1,15 +1,21 @@
 import { taskResultRef, type TaskResultStore } from '../task-result-store';
 import type { SqliteDatabase } from './open-sqlite-database';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** SQLite implementation of {@link TaskResultStore}. */
 export class SqliteTaskResultStore implements TaskResultStore {
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly group: SqliteGroupCommit,
+  ) {}
 
   async putResult(entry: { threadId: string; runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
     const ref = taskResultRef(entry.threadId, entry.runId, entry.taskId, entry.attempt);
-    this.db
-      .prepare('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)')
-      .run(ref, entry.runId, entry.taskId, entry.attempt, entry.text);
+    await this.group.run(() =>
+      this.db
+        .prepare('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)')
+        .run(ref, entry.runId, entry.taskId, entry.attempt, entry.text),
+    );
     return ref;
   }
 

@@ -184,6 +184,8 @@ export function runEventStoreSpec(init: StoresInit): void {
         seen.push(...page.map((r) => r.payload as number));
         afterSeq = page.at(-1)?.seq ?? afterSeq;
         if (finished && page.length === 0) break;
+        // A tailer lets the event loop turn between reads (a store may commit writes on the next turn).
+        await new Promise((resolve) => setImmediate(resolve));
       }
       await all;
       expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 120 }, (_, i) => i));

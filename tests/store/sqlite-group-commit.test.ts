@@ -1,0 +1,82 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openStores } from '../../src/store';
+import { openSqliteDatabase, type SqliteDatabase } from '../../src/store/sqlite/open-sqlite-database';
+import { SqliteGroupCommit } from '../../src/store/sqlite/sqlite-group-commit';
+
+const dirs: string[] = [];
+const tempDir = (): string => dirs[dirs.push(mkdtempSync(join(tmpdir(), 'deerflow-group-'))) - 1]!;
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+let db: SqliteDatabase;
+let path: string;
+beforeEach(() => {
+  path = join(tempDir(), 'group.db');
+  db = openSqliteDatabase(path);
+  db.exec('CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER NOT NULL)');
+});
+afterEach(() => db.close());
+
+const insert = (k: string, v: number) => () => db.prepare('INSERT INTO t (k, v) VALUES (?, ?)').run(k, v).changes;
+const rows = (from: SqliteDatabase = db) => from.prepare('SELECT k, v FROM t ORDER BY k').all();
+
+test('writes asked for in one turn of the event loop share one commit, each with its own result', async () => {
+  const group = new SqliteGroupCommit(db);
+  const transaction = jest.spyOn(db, 'transaction');
+  const results = await Promise.all([group.run(insert('a', 1)), group.run(insert('b', 2)), group.run(() => 'read back')]);
+  expect(results).toEqual([1, 1, 'read back']);
+  // One group transaction, and one savepoint per write inside it.
+  expect(transaction).toHaveBeenCalledTimes(4);
+  expect(rows()).toEqual([
+    { k: 'a', v: 1 },
+    { k: 'b', v: 2 },
+  ]);
+  // Asked for after the group committed: a group of its own.
+  await group.run(insert('c', 3));
+  expect(transaction).toHaveBeenCalledTimes(6);
+});
+
+test('a write that throws rolls back alone and rejects only its caller', async () => {
+  const group = new SqliteGroupCommit(db);
+  const failing = () => {
+    insert('half', 9)();
+    return insert('a', 0)(); // the key is taken by the first write of the group
+  };
+  const settled = await Promise.allSettled([group.run(insert('a', 1)), group.run(failing), group.run(insert('b', 2))]);
+  expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
+  expect(rows()).toEqual([
+    { k: 'a', v: 1 },
+    { k: 'b', v: 2 },
+  ]);
+});
+
+test('a caller hears of its write only once it is committed: another connection sees it then', async () => {
+  const group = new SqliteGroupCommit(db);
+  const reader = new Database(path, { readonly: true });
+  try {
+    const written = group.run(insert('a', 1));
+    expect(rows(reader)).toEqual([]);
+    await written;
+    expect(db.inTransaction).toBe(false);
+    expect(rows(reader)).toEqual([{ k: 'a', v: 1 }]);
+  } finally {
+    reader.close();
+  }
+});
+
+test('the stores commit writes still queued when they close', async () => {
+  const dataDir = tempDir();
+  const stores = await openStores({ dataDir, postgresUrl: null });
+  const ref = stores.results.putResult({ threadId: 'thread-1', runId: 'run-1', taskId: '0.0', attempt: 1, text: 'kept' });
+  await stores.close();
+  await expect(ref).resolves.toBe('result:thread-1:run-1:0.0:1');
+  const reopened = await openStores({ dataDir, postgresUrl: null });
+  try {
+    expect(await reopened.results.getResult('result:thread-1:run-1:0.0:1')).toBe('kept');
+  } finally {
+    await reopened.close();
+  }
+});
