@@ -12,14 +12,22 @@ interface QueuedWrite {
  * their steps and store their results at about the same time, and each commit blocks the thread
  * that runs them all for the length of a sync.
  *
- * Each write runs in a savepoint of its own: one that throws rolls back alone and rejects only its
- * caller. A caller's promise settles after the commit, so "resolved" still means "on disk". Writes
- * run in the order they were asked for.
+ * A write that throws must not take the others with it: the group is then rolled back and each of
+ * its writes runs again in a transaction of its own, so only the failing one rejects. (Savepoints
+ * per write would do the same without a second pass, but each costs more than a small batch of
+ * rows, and writes that throw are rare.) A caller's promise settles after the commit, so
+ * "resolved" still means "on disk". Writes run in the order they were asked for.
  */
 export class SqliteGroupCommit {
   private queue: QueuedWrite[] = [];
+  /** Built once: better-sqlite3 builds a wrapper per `transaction` call. */
+  private readonly commitGroup;
+  private readonly commitOne;
 
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(db: SqliteDatabase) {
+    this.commitGroup = db.transaction((group: readonly QueuedWrite[]) => group.map(({ write }) => write()));
+    this.commitOne = db.transaction((write: () => unknown) => write());
+  }
 
   /** Runs `write` (synchronous statements only) in the next group's transaction; resolves with its result once committed. */
   run<T>(write: () => T): Promise<T> {
@@ -34,28 +42,24 @@ export class SqliteGroupCommit {
     const group = this.queue;
     if (group.length === 0) return;
     this.queue = [];
-    const outcomes: { readonly ok: boolean; readonly value: unknown }[] = [];
-    try {
-      this.db
-        .transaction(() => {
-          for (const { write } of group) {
-            try {
-              // A transaction function called inside a transaction runs as a savepoint.
-              outcomes.push({ ok: true, value: this.db.transaction(write)() });
-            } catch (err) {
-              outcomes.push({ ok: false, value: err });
-            }
-          }
-        })
-        .immediate();
-    } catch (err) {
-      for (const { reject } of group) reject(err);
-      return;
+    if (group.length > 1) {
+      let results: readonly unknown[] | undefined;
+      try {
+        results = this.commitGroup.immediate(group);
+      } catch {
+        // Rolled back: find the failing write by running each alone.
+      }
+      if (results !== undefined) {
+        group.forEach(({ resolve }, i) => resolve(results[i]));
+        return;
+      }
     }
-    group.forEach(({ resolve, reject }, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) resolve(outcome.value);
-      else reject(outcome?.value);
-    });
+    for (const { write, resolve, reject } of group) {
+      try {
+        resolve(this.commitOne.immediate(write));
+      } catch (err) {
+        reject(err);
+      }
+    }
   }
 }

@@ -47,9 +47,9 @@ export class SqliteRunEventStore implements RunEventStore {
     this.#taskEnded = db.prepare<[string, string, string]>(
       `SELECT 1 FROM run_events WHERE event = '${TASK_END_EVENT}' AND run_id = ? AND task_id = ? AND thread_id = ? LIMIT 1`,
     );
-    // Run in the group's immediate transaction, which serializes writers: a task's end and its late
-    // rows cannot interleave.
-    this.#write = db.transaction((events: readonly NewRunEvent[]): RunEvent[] => {
+    // Runs in the group's immediate transaction, which serializes writers: a task's end and its
+    // late rows cannot interleave.
+    this.#write = (events: readonly NewRunEvent[]): RunEvent[] => {
       const batch = withoutRowsAfterTaskEnd(events);
       const ended = this.#endedTasks(batch);
       const createdAt = new Date().toISOString();
@@ -65,7 +65,7 @@ export class SqliteRunEventStore implements RunEventStore {
         written.push({ seq, runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt, payload: JSON.parse(payload) as unknown });
       }
       return written;
-    });
+    };
   }
 
   /** The tasks among the batch's fenced rows whose end row is stored. */
