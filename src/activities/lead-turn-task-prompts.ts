@@ -10,7 +10,7 @@ export interface TaskPrompt {
 }
 
 /** Lead turns whose parsed calls a worker keeps: a few turns' fan-out of tasks in flight at once. */
-export const CACHED_LEAD_TURNS = 64;
+const CACHED_LEAD_TURNS = 64;
 
 /**
  * The task prompts of the lead's stored responses, read and parsed once per response on this

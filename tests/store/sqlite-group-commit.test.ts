@@ -59,18 +59,36 @@ test('writes asked for in one turn of the event loop share one commit, each with
 });
 
 test('a write that throws rolls back alone and rejects only its caller', async () => {
-  const group = new SqliteGroupCommit(db);
+  const { group, commits } = countedGroup();
   const failing = () => {
     insert('half', 9)();
     return insert('a', 0)(); // the key is taken by the first write of the group
   };
   const settled = await Promise.allSettled([group.run(insert('a', 1)), group.run(failing), group.run(insert('b', 2))]);
   expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  // The group, rolled back, then each write alone.
+  expect(commits()).toBe(4);
   expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/UNIQUE constraint failed/);
   expect(rows()).toEqual([
     { k: 'a', v: 1 },
     { k: 'b', v: 2 },
   ]);
+});
+
+test('a database another connection keeps locked fails the whole group at once, without trying each write again', async () => {
+  const { group, commits } = countedGroup();
+  db.pragma('busy_timeout = 100');
+  const locker = new Database(path);
+  locker.exec('BEGIN IMMEDIATE');
+  try {
+    const settled = await Promise.allSettled([group.run(insert('a', 1)), group.run(insert('b', 2))]);
+    expect(settled.map((s) => (s.status === 'rejected' ? (s.reason as { code?: string }).code : s.status))).toEqual(['SQLITE_BUSY', 'SQLITE_BUSY']);
+    expect(commits()).toBe(1);
+  } finally {
+    locker.exec('ROLLBACK');
+    locker.close();
+  }
+  expect(rows()).toEqual([]);
 });
 
 test('a caller hears of its write only once it is committed: another connection sees it then', async () => {

@@ -23,9 +23,20 @@ export class SqliteGroupCommit {
   /** Built once: better-sqlite3 builds a wrapper per `transaction` call. */
   private readonly commitGroup;
   private readonly commitOne;
+  /** Whether the group failed in one of its writes, not in BEGIN or COMMIT. */
+  private writeFailed = false;
 
   constructor(db: SqliteDatabase) {
-    this.commitGroup = db.transaction((group: readonly QueuedWrite[]) => group.map(({ write }) => write()));
+    this.commitGroup = db.transaction((group: readonly QueuedWrite[]) =>
+      group.map(({ write }) => {
+        try {
+          return write();
+        } catch (err) {
+          this.writeFailed = true;
+          throw err;
+        }
+      }),
+    );
     this.commitOne = db.transaction((write: () => unknown) => write());
   }
 
@@ -42,18 +53,8 @@ export class SqliteGroupCommit {
     const group = this.queue;
     if (group.length === 0) return;
     this.queue = [];
-    if (group.length > 1) {
-      let results: readonly unknown[] | undefined;
-      try {
-        results = this.commitGroup.immediate(group);
-      } catch {
-        // Rolled back: find the failing write by running each alone.
-      }
-      if (results !== undefined) {
-        group.forEach(({ resolve }, i) => resolve(results[i]));
-        return;
-      }
-    }
+    if (group.length > 1 && this.settleTogether(group)) return;
+    // Alone, or after the group was rolled back for a write that threw.
     for (const { write, resolve, reject } of group) {
       try {
         resolve(this.commitOne.immediate(write));
@@ -61,5 +62,21 @@ export class SqliteGroupCommit {
         reject(err);
       }
     }
+  }
+
+  /** Commits `group` in one transaction and settles its callers; false when one of its writes threw (nothing settled). */
+  private settleTogether(group: readonly QueuedWrite[]): boolean {
+    this.writeFailed = false;
+    let results: readonly unknown[];
+    try {
+      results = this.commitGroup.immediate(group);
+    } catch (err) {
+      if (this.writeFailed) return false;
+      // A busy or broken database fails every write alike: no second pass (and no second wait).
+      for (const { reject } of group) reject(err);
+      return true;
+    }
+    group.forEach(({ resolve }, i) => resolve(results[i]));
+    return true;
   }
 }
