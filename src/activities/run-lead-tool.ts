@@ -1,4 +1,4 @@
-import { AIMessage, mapStoredMessageToChatMessage, ToolMessage, type ToolCall } from '@langchain/core/messages';
+import { mapStoredMessageToChatMessage, ToolMessage, type ToolCall } from '@langchain/core/messages';
 import { ToolInputParsingException } from '@langchain/core/tools';
 import {
   awaitsPromotion,
@@ -17,6 +17,7 @@ import { messageKeys } from '../store';
 import { createAgentTools, promotedToolsOf, searchDeferredTools, ThreadWorkspace } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
+import { LeadTurnCalls } from './lead-turn-calls';
 import { toolEndEvent, toolStartEvent } from './lead-tool-events';
 import { putThreadMessage } from './thread-writes';
 import { deerflowIdsOf, inToolCallSpan } from '../telemetry';
@@ -28,6 +29,7 @@ import { deerflowIdsOf, inToolCallSpan } from '../telemetry';
  * error is a `failed` result the lead reads, never a failed activity; a cancellation is rethrown.
  */
 export function createRunLeadTool(deps: ActivityDeps) {
+  const leadTurns = new LeadTurnCalls(deps.stores.messages);
   return async function runLeadTool(input: LeadToolCallInput): Promise<LeadToolResult> {
     const key = messageKeys.tool(input.runId, input.callId);
     // A retry after the outcome was written returns it: the tool never runs twice for one call.
@@ -35,7 +37,8 @@ export function createRunLeadTool(deps: ActivityDeps) {
     if (written !== null) return resultOf(input.callId, mapStoredMessageToChatMessage(written));
 
     const target = { threadId: input.threadId, runId: input.runId, callId: input.callId };
-    const call = await findCall(deps, input);
+    // By its tool-call id in the stored lead message (unique in the thread).
+    const call = await leadTurns.callOf(input.threadId, input.runId, input.turn, input.toolCallId);
     await deps.stores.events.putBatch([toolStartEvent(target, input.toolName, call?.args ?? {})]);
     const outcome = await withHeartbeats((signal) => execute(deps, input, call, signal));
     const message = new ToolMessage({
@@ -98,14 +101,6 @@ function searchTools(deps: ActivityDeps, input: LeadToolCallInput, call: ToolCal
   } catch (err) {
     return { status: 'failed', error: err instanceof Error ? err.message : String(err) };
   }
-}
-
-/** The call in the stored lead message, by its tool-call id there (unique in the thread). */
-async function findCall(deps: ActivityDeps, input: LeadToolCallInput): Promise<ToolCall | null> {
-  const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
-  const message = stored ? mapStoredMessageToChatMessage(stored) : null;
-  const calls = message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : [];
-  return calls.find((c) => c.id === input.toolCallId) ?? null;
 }
 
 function resultOf(callId: string, message: ReturnType<typeof mapStoredMessageToChatMessage>): LeadToolResult {

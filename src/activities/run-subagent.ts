@@ -12,6 +12,7 @@ import {
   isCancelledFailure,
   SubagentTaskInputSchema,
   TASK_DEADLINE_EXCEEDED_TYPE,
+  TaskToolArgsSchema,
   type SubagentEvidence,
   type SubagentExecutionResult,
   type SubagentProgress,
@@ -42,12 +43,12 @@ import { agentSpansMiddleware, deerflowIdsOf } from '../telemetry';
 import { ConversationCheckpoints } from './conversation-checkpoints';
 import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 import { sha256Hex } from './sha256-hex';
-import { LeadTurnTaskPrompts, type TaskPrompt } from './lead-turn-task-prompts';
+import { LeadTurnCalls } from './lead-turn-calls';
 import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
-  const leadTurns = new LeadTurnTaskPrompts(deps.stores.messages);
+  const leadTurns = new LeadTurnCalls(deps.stores.messages);
   return async function runSubagent(wire: SubagentTaskWire): Promise<SubagentExecutionResult> {
     // Tagged, whichever shape the workflow sent (see `SubagentTaskInputSchema`).
     const input: SubagentTaskInput = parseActivityInput(SubagentTaskInputSchema, wire, 'runSubagent');
@@ -225,13 +226,20 @@ function evidenceOf(receipts: ReceiptHarvest | null, outcome: Outcome): Subagent
   return outcome.status === 'completed' && outcome.resultText !== null ? receipts.completed(outcome.resultText) : receipts.withoutReport();
 }
 
-async function loadTaskPrompt(deps: ActivityDeps, leadTurns: LeadTurnTaskPrompts, input: SubagentTaskInput): Promise<TaskPrompt | null> {
+async function loadTaskPrompt(
+  deps: ActivityDeps,
+  leadTurns: LeadTurnCalls,
+  input: SubagentTaskInput,
+): Promise<{ prompt: string; acceptanceCriteria: readonly string[] | undefined } | null> {
   if (input.kind === 'batchItem') {
     // Items are owner-scoped: the owner is the user the item runs for.
     const item = await deps.stores.batches.getItem(input.batchId, input.userId, input.key);
     return item ? { prompt: item.prompt, acceptanceCriteria: item.acceptance_criteria ?? undefined } : null;
   }
-  return leadTurns.promptOf(input.threadId, input.runId, input.turn, input.toolCallId ?? input.taskId);
+  const call = await leadTurns.callOf(input.threadId, input.runId, input.turn, input.toolCallId ?? input.taskId);
+  if (call === null) return null;
+  const args = TaskToolArgsSchema.safeParse(call.args);
+  return args.success ? { prompt: args.data.prompt, acceptanceCriteria: args.data.acceptance_criteria } : null;
 }
 
 /**
