@@ -4,18 +4,19 @@ import type { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** SQLite implementation of {@link TaskResultStore}. */
 export class SqliteTaskResultStore implements TaskResultStore {
+  // Prepared once: every subagent execution writes a result.
+  readonly #put;
+
   constructor(
     private readonly db: SqliteDatabase,
     private readonly group: SqliteGroupCommit,
-  ) {}
+  ) {
+    this.#put = db.prepare<[string, string, string, number, string]>('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)');
+  }
 
   async putResult(entry: { threadId: string; runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
     const ref = taskResultRef(entry.threadId, entry.runId, entry.taskId, entry.attempt);
-    await this.group.run(() =>
-      this.db
-        .prepare('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)')
-        .run(ref, entry.runId, entry.taskId, entry.attempt, entry.text),
-    );
+    await this.group.run(() => this.#put.run(ref, entry.runId, entry.taskId, entry.attempt, entry.text));
     return ref;
   }
 
