@@ -1,3 +1,4 @@
+import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
 import type { AppConfig } from '../config/schema';
 import type { ModelRole } from '../models';
@@ -9,8 +10,8 @@ import type { McpToolRegistry } from '../mcp';
 export interface ActivityDeps {
   readonly config: AppConfig;
   readonly stores: Stores;
-  /** Builds a chat model by configured name. */
-  readonly createModel: (modelName: string, role: ModelRole) => BaseChatModel;
+  /** Builds a chat model by configured name, with `handlers` attached to it (after the worker's own). */
+  readonly createModel: (modelName: string, role: ModelRole, handlers?: readonly BaseCallbackHandler[]) => BaseChatModel;
   /** How many subagent executions wait for a slot right now (the `deerflow-subagents` backlog). */
   readonly subagentBacklog: () => Promise<number>;
   /** Clock for prompt dates; injectable for tests. */

@@ -122,7 +122,7 @@ export function createRunSubagent(deps: ActivityDeps) {
       const outcome = await withHeartbeats(async (cancelled) => {
         const signal = deadline === null ? cancelled : AbortSignal.any([cancelled, deadline.signal]);
         const summaryModel = deps.config.summarization.enabled
-          ? deps.createModel(deps.config.summarization.model ?? modelName, { kind: 'summarizer' })
+          ? deps.createModel(deps.config.summarization.model ?? modelName, { kind: 'summarizer' }, [usage])
           : undefined;
         // Loaded once: the prompt lists them and the skill tool policy enforces their allowed_tools.
         const skills = await loadSubagentSkills({ dataDir: deps.config.store.data_dir, userId: input.userId, allowlist: intersectSkillAllowlists(input.availableSkills, def.skills) });
@@ -141,7 +141,7 @@ export function createRunSubagent(deps: ActivityDeps) {
         const guards = stopReasonGuards(middleware);
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${scope.runId}:${scope.taskId}#${input.attempt}`;
-        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills, deferred ?? []);
+        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills, deferred ?? [], usage);
         const cursor = newStepCursor();
         // The steps taken over are neither run nor reported again; the first new one says where it resumed.
         captureNewStepMessages(messages, cursor);
@@ -154,7 +154,6 @@ export function createRunSubagent(deps: ActivityDeps) {
             streamMode: 'values',
             recursionLimit: run.recursionLimit,
             signal,
-            callbacks: [usage],
             context: { run_id: runKey, thread_id: input.threadId },
             ...(checkpoints === null ? {} : { configurable: { thread_id: checkpointThread } }),
           });
@@ -243,7 +242,7 @@ async function loadTaskPrompt(
 }
 
 /**
- * The subagent for one task: its model, its tools (built-in and this worker's connected MCP
+ * The subagent for one task: its model (counting into `usage`), its tools (built-in and this worker's connected MCP
  * servers', allowlist, then denylist), and one system message with its skills (loaded by the caller; load errors fail the task) listed as metadata
  * and its `deferred` tools listed by name (registered, but kept out of requests until promoted).
  */
@@ -258,6 +257,7 @@ async function buildAgent(
   checkpointer: BaseCheckpointSaver | null,
   skills: readonly SkillMetadata[],
   deferred: readonly McpToolEntry[],
+  usage: UsageCollector,
 ) {
   const dataDir = deps.config.store.data_dir;
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
@@ -273,7 +273,7 @@ async function buildAgent(
     ...(deps.mcp?.entries().map((e) => e.tool) ?? []),
   ].filter((t) => subagentHasTool(def, t.name));
   return createAgent({
-    model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }),
+    model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }, [usage]),
     tools,
     systemPrompt: renderSubagentSystemPrompt(def.systemPrompt, {
       receiptsEnabled: deps.config.verification.receipts_enabled,

@@ -10,8 +10,10 @@ import { addUsage, usageOfMessage, type TokenUsage } from '../contracts';
  *
  * It is a LangChain callback handler rather than middleware because a model hook only sees the
  * agent's own calls: the compaction summarizer is invoked from inside a `beforeModel` hook (and
- * the lead's from its step activity), and callbacks passed to `stream`/`invoke` reach those calls
- * too. Counting responses instead of summing the transcript keeps usage when compaction replaces
+ * the lead's from its step activity). A subagent execution attaches it to each model it builds
+ * (the agent's and the summarizer's), not to the run's config: LangChain copies a run's handlers
+ * into every runnable the graph invokes, about 1 ms of CPU per one-turn task (bench/README.md).
+ * Counting responses instead of summing the transcript keeps usage when compaction replaces
  * the messages that carried it.
  */
 export class UsageCollector extends BaseCallbackHandler {

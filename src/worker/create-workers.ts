@@ -2,7 +2,7 @@ import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleW
 import { createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS, type ActivityDeps } from '../activities';
 import type { LoadedConfig } from '../config';
 import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
-import type { Callbacks } from '@langchain/core/callbacks/manager';
+import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { ApplicationFailure } from '@temporalio/common';
 import { subagentBacklogReader } from './subagent-backlog';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
@@ -53,7 +53,7 @@ export interface CreateWorkersOptions {
   /** Clock for prompt dates; tests pin it. */
   readonly now?: () => Date;
   /** LangChain callback handlers attached to every chat model (tracing; tests record requests). */
-  readonly modelCallbacks?: Callbacks;
+  readonly modelCallbacks?: readonly BaseCallbackHandler[];
   /**
    * Which task queues this process serves: both (default), or only one, for deployments that run
    * dedicated subagent worker pools next to workflow workers.
@@ -101,9 +101,10 @@ export async function createWorkers(options: CreateWorkersOptions): Promise<Deer
     stores: options.stores,
     now: options.now,
     subagentBacklog: subagentBacklogReader(options.connection, options.namespace),
-    createModel: (modelName: string, role: ModelRole) => {
+    createModel: (modelName: string, role: ModelRole, handlers: readonly BaseCallbackHandler[] = []) => {
+      const callbacks = [...(options.modelCallbacks ?? []), ...handlers];
       try {
-        return createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role, callbacks: options.modelCallbacks });
+        return createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role, ...(callbacks.length > 0 ? { callbacks } : {}) });
       } catch (err) {
         // A missing model, key or scenario will not fix itself: fail at once instead of retrying.
         if (isModelError(err) && err.code !== ModelErrorCode.ScriptedProvider) {

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { Callbacks } from '@langchain/core/callbacks/manager';
+import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ export interface FaultCluster {
    * Runs in-process workers for `queues` until the file's tests end. `ownConnection` gives them a
    * connection of their own: the SDK allows one worker per task queue on a connection.
    */
-  startWorkers(loaded: LoadedConfig, stores: Stores, queues: WorkerQueues, options?: { ownConnection?: boolean; modelCallbacks?: Callbacks }): Promise<void>;
+  startWorkers(loaded: LoadedConfig, stores: Stores, queues: WorkerQueues, options?: { ownConnection?: boolean; modelCallbacks?: readonly BaseCallbackHandler[] }): Promise<void>;
   /** Starts the subagent worker process (`deerflow worker --queues subagents`); resolves with its pid once it serves. */
   startWorkerProcess(configPath: string): Promise<number>;
   /** SIGKILLs the worker process `pid` (default: the last one started) and waits until it is gone. */
