@@ -12,6 +12,9 @@ const ActiveSkillSchema = z.object({ name: z.string(), path: z.string(), descrip
 /** `skill_context`: the skills the agent loaded, in load order; shared with the skill tool policy. */
 export const SkillContextStateSchema = z.object({ skill_context: z.array(ActiveSkillSchema).default([]) });
 
+// One instance for every chain: LangChain derives (and zod compiles) a parser per schema object.
+const DurableContextStateSchema = SummaryStateSchema.extend(SkillContextStateSchema.shape);
+
 /**
  * Durable context for a subagent (SPEC §6.5): `beforeModel` records the skills the agent loaded
  * (`skill_context`, kept in state so it survives history compaction), and every model request
@@ -22,7 +25,7 @@ export const SkillContextStateSchema = z.object({ skill_context: z.array(ActiveS
 export function durableContextMiddleware() {
   return createMiddleware({
     name: DURABLE_CONTEXT_MIDDLEWARE_NAME,
-    stateSchema: SummaryStateSchema.extend(SkillContextStateSchema.shape),
+    stateSchema: DurableContextStateSchema,
     beforeModel: (state) => {
       const known = new Set(state.skill_context.map((s) => s.path));
       const fresh = activeSkills(state.messages).filter((s) => !known.has(s.path));

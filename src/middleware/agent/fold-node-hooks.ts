@@ -27,6 +27,32 @@ export interface FoldNodeHooksOptions {
 /** The hooks that run once per run rather than once per turn. */
 const RUN_HOOKS: ReadonlySet<NodeHook> = new Set(['beforeAgent', 'afterAgent']);
 
+interface MergedSchemaNode {
+  readonly next: WeakMap<z.ZodObject, MergedSchemaNode>;
+  merged?: z.ZodObject;
+}
+
+const mergedSchemaRoot: MergedSchemaNode = { next: new WeakMap() };
+
+/**
+ * `parts` merged into one object schema, the same instance for the same parts in the same order.
+ * Chains are built per execution from schemas that are module constants; a new merged schema
+ * each time would make LangChain derive, and zod compile, its parsers again for every run.
+ */
+function mergedSchema(parts: readonly z.ZodObject[]): z.ZodObject {
+  let node = mergedSchemaRoot;
+  for (const part of parts) {
+    let child = node.next.get(part);
+    if (child === undefined) {
+      child = { next: new WeakMap() };
+      node.next.set(part, child);
+    }
+    node = child;
+  }
+  node.merged ??= parts.reduce<z.ZodObject>((merged, schema) => merged.extend(schema.shape), z.object({}));
+  return node.merged;
+}
+
 function zodObjectOf(middleware: AgentMiddleware, key: 'stateSchema' | 'contextSchema'): z.ZodObject | null {
   const schema: unknown = middleware[key];
   if (schema === undefined) return null;
@@ -94,8 +120,7 @@ export function foldNodeHooks(chain: readonly AgentMiddleware[], options: FoldNo
   };
   const folded = Object.fromEntries(NODE_HOOKS.map((hook) => [hook, partsOf(hook)] as const));
   const withHooks = chain.filter((m) => NODE_HOOKS.some((hook) => folded[hook]?.some((part) => part.middleware === m)));
-  const schemas = (key: 'stateSchema' | 'contextSchema') =>
-    withHooks.map((m) => zodObjectOf(m, key)).reduce<z.ZodObject>((merged, schema) => (schema === null ? merged : merged.extend(schema.shape)), z.object({}));
+  const schemas = (key: 'stateSchema' | 'contextSchema') => mergedSchema(withHooks.flatMap((m) => zodObjectOf(m, key) ?? []));
   const nodeOf = (hook: NodeHook) => {
     const parts = folded[hook] ?? [];
     return parts.length === 0 ? undefined : (state: Record<string, unknown>, runtime: HookRuntime) => runInOne(parts, state, runtime);

@@ -120,3 +120,21 @@ test('a chain without node hooks is returned as it is; hooks with jump targets a
   const jumper = createMiddleware({ name: 'Jumper', afterModel: { hook: () => ({ jumpTo: 'end' as const }), canJumpTo: ['end'] } }) as AgentMiddleware;
   expect(() => foldNodeHooks([jumper], { name: 'Hooks' })).toThrow('Jumper.afterModel declares jump targets');
 });
+
+test('chains folded from the same schemas share one merged schema; other schemas or another order get their own', () => {
+  const state = { a: z.object({ a: z.string().default('a') }), b: z.object({ b: z.number().default(1) }) };
+  const context = z.object({ run_id: z.string().optional() });
+  const withSchemas = (name: string, stateSchema: z.ZodObject, contextSchema?: z.ZodObject) =>
+    createMiddleware({ name, stateSchema, ...(contextSchema ? { contextSchema } : {}), beforeModel: () => undefined } as never) as AgentMiddleware;
+  const fold = (chain: AgentMiddleware[]) => foldNodeHooks(chain, { name: 'Hooks' })[0]!;
+  const first = fold([withSchemas('A', state.a, context), withSchemas('B', state.b)]);
+  const second = fold([withSchemas('A', state.a, context), withSchemas('B', state.b)]);
+  expect(second.stateSchema).toBe(first.stateSchema);
+  expect(second.contextSchema).toBe(first.contextSchema);
+  expect(Object.keys((first.stateSchema as z.ZodObject).shape)).toEqual(['a', 'b']);
+  const reversed = fold([withSchemas('B', state.b), withSchemas('A', state.a, context)]);
+  expect(reversed.stateSchema).not.toBe(first.stateSchema);
+  expect(Object.keys((reversed.stateSchema as z.ZodObject).shape)).toEqual(['b', 'a']);
+  const other = fold([withSchemas('A', z.object({ a: z.string().default('a') }), context), withSchemas('B', state.b)]);
+  expect(other.stateSchema).not.toBe(first.stateSchema);
+});
