@@ -118,3 +118,27 @@ test('the stores commit writes still queued when they close', async () => {
     await reopened.close();
   }
 });
+
+test("a task's tool message goes through the group commit, like its result: others see neither before the commit", async () => {
+  const dataDir = tempDir();
+  const stores = await openStores({ dataDir, postgresUrl: null });
+  const reader = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
+  const messages = () => reader.prepare('SELECT key FROM thread_messages').all();
+  const results = () => reader.prepare('SELECT ref FROM task_results').all();
+  try {
+    const message = stores.messages.putMessageIfAbsent({ threadId: 'thread-1', runId: 'run-1', key: 'tool:call-1', message: { type: 'tool', data: { content: 'done', tool_call_id: 'call-1' } } as never });
+    const result = stores.results.putResult({ threadId: 'thread-1', runId: 'run-1', taskId: '0.0', attempt: 1, text: 'done' });
+    expect(messages()).toEqual([]);
+    expect(results()).toEqual([]);
+    await expect(message).resolves.toEqual({ inserted: true });
+    await result;
+    expect(messages()).toEqual([{ key: 'tool:call-1' }]);
+    expect(results()).toEqual([{ ref: 'result:thread-1:run-1:0.0:1' }]);
+    // A second put of the key leaves the row as it is; a replace of a missing key still throws.
+    await expect(stores.messages.putMessageIfAbsent({ threadId: 'thread-1', runId: 'run-1', key: 'tool:call-1', message: { type: 'tool', data: { content: 'other', tool_call_id: 'call-1' } } as never })).resolves.toEqual({ inserted: false });
+    await expect(stores.messages.replaceMessage('thread-1', 'tool:missing', { type: 'tool', data: { content: 'x', tool_call_id: 'x' } } as never)).rejects.toThrow('No message tool:missing in thread thread-1 to replace');
+  } finally {
+    reader.close();
+    await stores.close();
+  }
+});

@@ -17,10 +17,10 @@ import { SqliteThreadSummaryStore } from './sqlite-thread-summary-store';
  */
 export function openSqliteStores(path: string, options: OpenSqliteDatabaseOptions = {}): Stores {
   const db = openSqliteDatabase(path, options);
-  // The writes every subagent makes (step rows, results) share commits with those of the others.
+  // The writes every task makes (step rows, results, its tool message) share commits with those of the others.
   const group = new SqliteGroupCommit(db);
   return {
-    messages: new SqliteThreadMessageStore(db),
+    messages: new SqliteThreadMessageStore(db, group),
     summaries: new SqliteThreadSummaryStore(db),
     events: new SqliteRunEventStore(db, group),
     results: new SqliteTaskResultStore(db, group),

@@ -2,6 +2,7 @@ import type { StoredMessage } from '@langchain/core/messages';
 import type { ThreadMessageRecord, ThreadMessageStore } from '../thread-message-store';
 import { toStoredJson } from '../stored-json';
 import type { SqliteDatabase } from './open-sqlite-database';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 
 interface Row {
   thread_id: string;
@@ -10,21 +11,31 @@ interface Row {
   message: string;
 }
 
-/** SQLite implementation of {@link ThreadMessageStore}. */
+/**
+ * SQLite implementation of {@link ThreadMessageStore}. Writes go through the group commit: every
+ * task's tool message is written as its task ends, at about the time its siblings' are.
+ */
 export class SqliteThreadMessageStore implements ThreadMessageStore {
-  constructor(private readonly db: SqliteDatabase) {}
+  readonly #insert;
+  readonly #replace;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly group: SqliteGroupCommit,
+  ) {
+    this.#insert = db.prepare<[string, string, string, string]>('INSERT OR IGNORE INTO thread_messages (thread_id, run_id, key, message) VALUES (?, ?, ?, ?)');
+    this.#replace = db.prepare<[string, string, string]>('UPDATE thread_messages SET message = ? WHERE thread_id = ? AND key = ?');
+  }
 
   async putMessageIfAbsent(record: ThreadMessageRecord): Promise<{ inserted: boolean }> {
-    const info = this.db
-      .prepare('INSERT OR IGNORE INTO thread_messages (thread_id, run_id, key, message) VALUES (?, ?, ?, ?)')
-      .run(record.threadId, record.runId, record.key, toStoredJson(record.message));
+    const message = toStoredJson(record.message);
+    const info = await this.group.run(() => this.#insert.run(record.threadId, record.runId, record.key, message));
     return { inserted: info.changes === 1 };
   }
 
   async replaceMessage(threadId: string, key: string, message: StoredMessage): Promise<void> {
-    const info = this.db
-      .prepare('UPDATE thread_messages SET message = ? WHERE thread_id = ? AND key = ?')
-      .run(toStoredJson(message), threadId, key);
+    const json = toStoredJson(message);
+    const info = await this.group.run(() => this.#replace.run(json, threadId, key));
     if (info.changes !== 1) throw new Error(`No message ${key} in thread ${threadId} to replace`);
   }
 
