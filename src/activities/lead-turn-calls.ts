@@ -1,5 +1,5 @@
 import { AIMessage, mapStoredMessageToChatMessage, type ToolCall } from '@langchain/core/messages';
-import { BoundedMap } from '../middleware/token-budget';
+import { BoundedMap } from '../contracts/bounded-map';
 import { messageKeys, type ThreadMessageStore } from '../store';
 
 /** Lead turns whose calls a worker keeps: a few turns' fan-out of calls in flight at once. */

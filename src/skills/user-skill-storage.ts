@@ -1,6 +1,7 @@
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
+import { BoundedMap } from '../contracts/bounded-map';
 import { SkillError, SkillErrorCode } from './errors';
 import { parseSkillFile } from './skill-file';
 import type { ParsedSkillFile } from './skill-file';
@@ -26,10 +27,23 @@ export interface SkillMetadata {
   readonly source: SkillSource;
 }
 
+/** SKILL.md files parsed so far in this process, by host path, with the version of the file read. */
+interface ParsedVersion {
+  readonly mtimeNs: bigint;
+  readonly size: bigint;
+  readonly parsed: ParsedSkillFile;
+}
+
+/** Enough for every skill of many users; a file past the bound is only parsed again. */
+const PARSED_SKILL_FILES = 4096;
+const parsedSkillFiles = new BoundedMap<string, ParsedVersion>(PARSED_SKILL_FILES);
+
 /**
  * The skills one user can see: deployment-wide public skills in `<dataDir>/skills/public/<name>/`
  * and the user's own in `<dataDir>/users/<userId>/skills/<name>/`; a user skill shadows a public
- * skill of the same name. Nothing is cached: every call reads the disk, so edits show at once.
+ * skill of the same name. Every call lists the folders and checks each SKILL.md's modification
+ * time and size, so edits show at once; only a file that did not change since it was last parsed
+ * (every subagent task lists its skills) is not read and parsed again.
  */
 export class UserSkillStorage {
   readonly userId: string;
@@ -120,6 +134,8 @@ export class UserSkillStorage {
   private async skillFolders(source: SkillSource): Promise<string[]> {
     const root = this.rootOf(source);
     const where = `${SKILLS_VIRTUAL_ROOT}/${source}`;
+    // No skills installed is common: checked first, it costs no error object (stack trace) per task.
+    if (!existsSync(root)) return [];
     let entries: string[];
     try {
       entries = await fs.readdir(root);
@@ -159,12 +175,20 @@ export class UserSkillStorage {
     };
   }
 
-  /** Reads and parses one SKILL.md; null when it is not there (it may vanish between listing and reading). */
+  /**
+   * Reads and parses one SKILL.md, or returns what it parsed from the same version of the file
+   * (modification time and size); null when it is not there (it may vanish between listing and reading).
+   */
   private async readSkillFile(source: SkillSource, name: string): Promise<ParsedSkillFile | null> {
     const file = skillVirtualPath(source, name);
     const hostPath = path.join(this.rootOf(source), name, SKILL_FILE_NAME);
     let text: string;
+    let version: { mtimeNs: bigint; size: bigint };
     try {
+      version = await fs.stat(hostPath, { bigint: true });
+      const known = parsedSkillFiles.get(hostPath);
+      if (known !== undefined && known.mtimeNs === version.mtimeNs && known.size === version.size) return known.parsed;
+      // Stat first: a change between the two is read now and seen as a new version next time.
       text = await fs.readFile(hostPath, 'utf8');
     } catch (err) {
       if (isMissing(err)) return null;
@@ -179,6 +203,7 @@ export class UserSkillStorage {
         { file, hostPath, field: 'name' },
       );
     }
+    parsedSkillFiles.set(hostPath, { mtimeNs: version.mtimeNs, size: version.size, parsed });
     return parsed;
   }
 }

@@ -14,7 +14,8 @@ import {
   resolveThreadKey,
   type ThreadLoopState,
 } from '../loop-detection';
-import { BoundedMap, GUARD_MAX_TRACKED_RUNS, invocationKeyer, resolveRunKey, type RunKey, type StopReasonSource } from '../token-budget';
+import { BoundedMap } from '../../contracts/bounded-map';
+import { GUARD_MAX_TRACKED_RUNS, invocationKeyer, resolveRunKey, type RunKey, type StopReasonSource } from '../token-budget';
 import { forcedFinalAnswer, GuardContextSchema, type GuardRuntime } from './token-budget-middleware';
 
 /** Name the loop guard registers under (graph nodes are `<name>.before_agent` etc.). */

@@ -4,8 +4,8 @@ import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 import { TokenBudgetConfigSchema } from '../../config/schema';
 import type { StopReason } from '../../contracts';
+import { BoundedMap } from '../../contracts/bounded-map';
 import {
-  BoundedMap,
   BUDGET_WARNING_NAME,
   capAiMessage,
   decideTokenBudget,

@@ -2,7 +2,6 @@ import { AIMessage, HumanMessage } from '@langchain/core/messages';
 import { AppConfigSchema, TokenBudgetConfigSchema } from '../../../src/config/schema';
 import {
   appendNote,
-  BoundedMap,
   BUDGET_WARNING_NAME,
   capAiMessage,
   decideTokenBudget,
@@ -190,21 +189,6 @@ describe('appendNote and capAiMessage', () => {
     });
     expect(message.additional_kwargs.tool_calls).toEqual([{ id: '1' }]);
     expect(capAiMessage({ content: '', response_metadata: { finish_reason: 'length' } }, 'N').response_metadata).toEqual({ finish_reason: 'length' });
-  });
-});
-
-describe('BoundedMap', () => {
-  it('evicts the oldest insert; set keeps a key in place, touch moves it to the end', () => {
-    const m = new BoundedMap<string | null, number>(2);
-    expect(m.set('a', 1)).toEqual([]);
-    expect(m.set(null, 2)).toEqual([]);
-    expect(m.set('a', 3)).toEqual([]);
-    expect(m.set('c', 4)).toEqual(['a']);
-    expect(m.touch(null, 5)).toEqual([]);
-    expect(m.set('d', 6)).toEqual(['c']);
-    expect([...m.entries()]).toEqual([[null, 5], ['d', 6]]);
-    expect([m.pop(null), m.pop(null), m.size]).toEqual([5, undefined, 1]);
-    expect(() => new BoundedMap(0)).toThrow(RangeError);
   });
 });
 

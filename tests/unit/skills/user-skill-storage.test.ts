@@ -152,3 +152,48 @@ describe('UserSkillStorage.resolveVirtualPath', () => {
     }
   });
 });
+
+describe('UserSkillStorage reads a SKILL.md again only when it changed', () => {
+  let dataDir: string;
+  beforeEach(async () => {
+    dataDir = await makeTempDataDir();
+  });
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  const descriptions = async (userId = 'u1') => (await getOrNewUserSkillStorage(dataDir, userId).listSkills()).map((s) => `${s.name}: ${s.description}`);
+
+  it('lists an unchanged skill without reading it again, and an edited, added or removed one at once', async () => {
+    const file = await writeSkill(dataDir, 'users/u1/skills/s', skillText('s', 'First.'));
+    const reads = jest.spyOn(fs, 'readFile');
+    expect(await descriptions()).toEqual(['s: First.']);
+    expect(await descriptions()).toEqual(['s: First.']);
+    expect(reads).toHaveBeenCalledTimes(1);
+    // Same size, new content: the modification time tells it apart.
+    await fs.writeFile(file, skillText('s', 'Again.'));
+    const later = new Date(Date.now() + 5000);
+    await fs.utimes(file, later, later);
+    expect(await descriptions()).toEqual(['s: Again.']);
+    await writeSkill(dataDir, 'users/u1/skills/t', skillText('t', 'Added.'));
+    expect(await descriptions()).toEqual(['s: Again.', 't: Added.']);
+    await fs.rm(path.dirname(file), { recursive: true });
+    expect(await descriptions()).toEqual(['t: Added.']);
+    expect(await getOrNewUserSkillStorage(dataDir, 'u1').readSkillBody('t')).toBe('Body of t.');
+    expect(reads).toHaveBeenCalledTimes(3);
+  });
+
+  it('a skill that was malformed is read again, and listed once it is mended', async () => {
+    const file = await writeSkill(dataDir, 'users/u1/skills/s', '---\nname: s\n---\nbody\n');
+    expect(isSkillError(await rejectionOf(getOrNewUserSkillStorage(dataDir, 'u1').listSkills()), SkillErrorCode.MalformedSkill)).toBe(true);
+    await fs.writeFile(file, skillText('s', 'Mended.'));
+    expect(await descriptions()).toEqual(['s: Mended.']);
+  });
+
+  it('a missing skills folder is an empty list, and one created later is listed', async () => {
+    expect(await descriptions()).toEqual([]);
+    await writeSkill(dataDir, 'skills/public/p', skillText('p', 'Public.'));
+    expect(await descriptions()).toEqual(['p: Public.']);
+  });
+});
