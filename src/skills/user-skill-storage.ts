@@ -27,10 +27,14 @@ export interface SkillMetadata {
   readonly source: SkillSource;
 }
 
-/** SKILL.md files parsed so far in this process, by host path, with the version of the file read. */
-interface ParsedVersion {
+/** Which version of a file was seen: its modification time and size. */
+interface FileVersion {
   readonly mtimeNs: bigint;
   readonly size: bigint;
+}
+
+/** SKILL.md files parsed so far in this process, by host path, with the version of the file read. */
+interface ParsedVersion extends FileVersion {
   readonly parsed: ParsedSkillFile;
 }
 
@@ -72,11 +76,11 @@ export class UserSkillStorage {
    *   folder whose name is not a valid skill name, `IO_ERROR`
    */
   async listSkills(): Promise<readonly SkillMetadata[]> {
-    const [publicNames, userNames] = await Promise.all([this.skillFolders(SkillSource.Public), this.skillFolders(SkillSource.User)]);
-    const effective = new Map<string, SkillSource>();
-    for (const name of publicNames) effective.set(name, SkillSource.Public);
-    for (const name of userNames) effective.set(name, SkillSource.User);
-    const loaded = await Promise.all([...effective].map(([name, source]) => this.readMetadata(source, name)));
+    const [publicFolders, userFolders] = await Promise.all([this.skillFolders(SkillSource.Public), this.skillFolders(SkillSource.User)]);
+    const effective = new Map<string, { source: SkillSource; version: FileVersion }>();
+    for (const [name, version] of publicFolders) effective.set(name, { source: SkillSource.Public, version });
+    for (const [name, version] of userFolders) effective.set(name, { source: SkillSource.User, version });
+    const loaded = await Promise.all([...effective].map(([name, { source, version }]) => this.readMetadata(source, name, version)));
     return loaded.filter((s): s is SkillMetadata => s !== null).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
@@ -130,17 +134,17 @@ export class UserSkillStorage {
     return source === SkillSource.Public ? this.publicRoot : this.userRoot;
   }
 
-  /** Names of the folders under a root that hold a SKILL.md; hidden folders are not skills. */
-  private async skillFolders(source: SkillSource): Promise<string[]> {
+  /** The folders under a root that hold a SKILL.md, by name, with the version of that file; hidden folders are not skills. */
+  private async skillFolders(source: SkillSource): Promise<Map<string, FileVersion>> {
     const root = this.rootOf(source);
     const where = `${SKILLS_VIRTUAL_ROOT}/${source}`;
     // No skills installed is common: checked first, it costs no error object (stack trace) per task.
-    if (!existsSync(root)) return [];
+    if (!existsSync(root)) return new Map();
     let entries: string[];
     try {
       entries = await fs.readdir(root);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
       throw ioError(err, where, root);
     }
     const found = await Promise.all(
@@ -148,21 +152,22 @@ export class UserSkillStorage {
         .filter((entry) => !entry.startsWith('.'))
         .map(async (entry) => {
           const file = path.join(root, entry, SKILL_FILE_NAME);
+          let version: FileVersion;
           try {
-            await fs.access(file);
+            version = await fs.stat(file, { bigint: true });
           } catch (err) {
             // Plain files and folders without a SKILL.md (READMEs, scratch folders) are not skills.
             if (isMissing(err)) return null;
             throw ioError(err, `${where}/${entry}/${SKILL_FILE_NAME}`, file);
           }
-          return assertValidSkillName(entry, `skill folder name in ${where}/`);
+          return [assertValidSkillName(entry, `skill folder name in ${where}/`), version] as const;
         }),
     );
-    return found.filter((name): name is string => name !== null);
+    return new Map(found.filter((folder) => folder !== null));
   }
 
-  private async readMetadata(source: SkillSource, name: string): Promise<SkillMetadata | null> {
-    const parsed = await this.readSkillFile(source, name);
+  private async readMetadata(source: SkillSource, name: string, listed: FileVersion): Promise<SkillMetadata | null> {
+    const parsed = await this.readSkillFile(source, name, listed);
     if (parsed === null) return null;
     const fm = parsed.frontMatter;
     return {
@@ -177,15 +182,16 @@ export class UserSkillStorage {
 
   /**
    * Reads and parses one SKILL.md, or returns what it parsed from the same version of the file
-   * (modification time and size); null when it is not there (it may vanish between listing and reading).
+   * (`listed`, when the listing just saw it; else stat now); null when it is not there (it may
+   * vanish between listing and reading).
    */
-  private async readSkillFile(source: SkillSource, name: string): Promise<ParsedSkillFile | null> {
+  private async readSkillFile(source: SkillSource, name: string, listed?: FileVersion): Promise<ParsedSkillFile | null> {
     const file = skillVirtualPath(source, name);
     const hostPath = path.join(this.rootOf(source), name, SKILL_FILE_NAME);
     let text: string;
-    let version: { mtimeNs: bigint; size: bigint };
+    let version: FileVersion;
     try {
-      version = await fs.stat(hostPath, { bigint: true });
+      version = listed ?? (await fs.stat(hostPath, { bigint: true }));
       const known = parsedSkillFiles.get(hostPath);
       if (known !== undefined && known.mtimeNs === version.mtimeNs && known.size === version.size) return known.parsed;
       // Stat first: a change between the two is read now and seen as a new version next time.
