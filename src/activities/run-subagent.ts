@@ -12,7 +12,6 @@ import {
   isCancelledFailure,
   SubagentTaskInputSchema,
   TASK_DEADLINE_EXCEEDED_TYPE,
-  TaskToolArgsSchema,
   type SubagentEvidence,
   type SubagentExecutionResult,
   type SubagentProgress,
@@ -44,6 +43,7 @@ import { ConversationCheckpoints } from './conversation-checkpoints';
 import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 import { sha256Hex } from './sha256-hex';
 import { LeadTurnCalls } from './lead-turn-calls';
+import { taskPromptOf, type TaskPrompt } from './task-prompt';
 import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoint, type ResumePoint } from './subagent-checkpoint';
 
 /** Builds the `runSubagent` activity. */
@@ -225,20 +225,14 @@ function evidenceOf(receipts: ReceiptHarvest | null, outcome: Outcome): Subagent
   return outcome.status === 'completed' && outcome.resultText !== null ? receipts.completed(outcome.resultText) : receipts.withoutReport();
 }
 
-async function loadTaskPrompt(
-  deps: ActivityDeps,
-  leadTurns: LeadTurnCalls,
-  input: SubagentTaskInput,
-): Promise<{ prompt: string; acceptanceCriteria: readonly string[] | undefined } | null> {
+async function loadTaskPrompt(deps: ActivityDeps, leadTurns: LeadTurnCalls, input: SubagentTaskInput): Promise<TaskPrompt | null> {
   if (input.kind === 'batchItem') {
     // Items are owner-scoped: the owner is the user the item runs for.
     const item = await deps.stores.batches.getItem(input.batchId, input.userId, input.key);
     return item ? { prompt: item.prompt, acceptanceCriteria: item.acceptance_criteria ?? undefined } : null;
   }
   const call = await leadTurns.callOf(input.threadId, input.runId, input.turn, input.toolCallId ?? input.taskId);
-  if (call === null) return null;
-  const args = TaskToolArgsSchema.safeParse(call.args);
-  return args.success ? { prompt: args.data.prompt, acceptanceCriteria: args.data.acceptance_criteria } : null;
+  return call === null ? null : taskPromptOf(call);
 }
 
 /**
