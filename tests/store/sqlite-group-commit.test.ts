@@ -142,3 +142,41 @@ test("a task's tool message goes through the group commit, like its result: othe
     await stores.close();
   }
 });
+
+test("a batch item's running mark, tries and terminal write go through the group commit: others see them once committed, fences hold", async () => {
+  const dataDir = tempDir();
+  const stores = await openStores({ dataDir, postgresUrl: null });
+  const reader = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
+  const row = (key: string) => reader.prepare('SELECT status, attempt_history, result FROM batch_items WHERE batch_id = ? AND key = ?').get('b1', key);
+  try {
+    await stores.batches.createBatch(
+      { batchId: 'b1', ownerId: 'owner-1', title: 'Grouped', subagentType: 'general-purpose', items: [{ key: 'a', prompt: 'pa' }, { key: 'b', prompt: 'pb' }], limits: { maxLiveItems: 2, maxRunningItems: 2, maxAttempts: 3 } },
+      { maxItems: 10 },
+    );
+    const at = '2025-01-01T00:00:00.000Z';
+    const markA = stores.batches.markItemRunning('b1', 'a', 1, at);
+    const markB = stores.batches.markItemRunning('b1', 'b', 1, at);
+    expect(row('a')).toMatchObject({ status: 'pending' });
+    await expect(Promise.all([markA, markB])).resolves.toEqual([{ written: true, status: 'running' }, { written: true, status: 'running' }]);
+    expect(row('a')).toMatchObject({ status: 'running' });
+
+    const tried = stores.batches.recordAttempt('b1', 'b', { attempt: 1, outcome: 'failed', error: 'boom', at });
+    const done = stores.batches.completeItem('b1', 'a', { status: 'completed', result: 'answer', attempts: 1, startedAt: at, completedAt: at });
+    // In the same group: a write that throws (no such item) rejects alone.
+    const missing = stores.batches.markItemRunning('b1', 'zzz', 1, at);
+    expect(row('a')).toMatchObject({ status: 'running', result: null });
+    await expect(missing).rejects.toThrow(/zzz/);
+    await expect(done).resolves.toEqual({ written: true, status: 'completed' });
+    await expect(tried).resolves.toEqual({ written: true, status: 'running' });
+    expect(row('a')).toMatchObject({ status: 'completed', result: 'answer' });
+    expect(JSON.parse((row('b') as { attempt_history: string }).attempt_history)).toEqual([{ attempt: 1, outcome: 'failed', error: 'boom', at }]);
+
+    // The fence: a terminal row refuses a later mark and a different terminal write, and says what it holds.
+    await expect(stores.batches.markItemRunning('b1', 'a', 2, at)).resolves.toEqual({ written: false, status: 'completed' });
+    await expect(stores.batches.completeItem('b1', 'a', { status: 'failed', error: 'late', attempts: 2, completedAt: at })).resolves.toEqual({ written: false, status: 'completed' });
+    expect(row('a')).toMatchObject({ status: 'completed', result: 'answer' });
+  } finally {
+    reader.close();
+    await stores.close();
+  }
+});

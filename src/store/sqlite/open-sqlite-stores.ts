@@ -17,7 +17,7 @@ import { SqliteThreadSummaryStore } from './sqlite-thread-summary-store';
  */
 export function openSqliteStores(path: string, options: OpenSqliteDatabaseOptions = {}): Stores {
   const db = openSqliteDatabase(path, options);
-  // The writes every task makes (step rows, results, its tool message) share commits with those of the others.
+  // The writes every task makes (step rows, results, its tool message, a batch item's row) share commits with those of the others.
   const group = new SqliteGroupCommit(db);
   return {
     messages: new SqliteThreadMessageStore(db, group),
@@ -25,7 +25,7 @@ export function openSqliteStores(path: string, options: OpenSqliteDatabaseOption
     events: new SqliteRunEventStore(db, group),
     results: new SqliteTaskResultStore(db, group),
     agents: new SqliteAgentDefinitionStore(db),
-    batches: new SqliteBatchStore(db),
+    batches: new SqliteBatchStore(db, group),
     threads: new SqliteThreadOwnerStore(db),
     // LangGraph's own tables (`checkpoints`, `writes`), in the same file.
     checkpoints: new SqliteCheckpointSaver(db),

@@ -32,6 +32,7 @@ import type { BatchStore, CancelBatchOutcome, CreateBatchOptions, CreateBatchOut
 import { BatchStoreError } from '../errors';
 import { toStoredJson } from '../stored-json';
 import type { SqliteDatabase } from './open-sqlite-database';
+import type { SqliteGroupCommit } from './sqlite-group-commit';
 
 interface SqlBatchRow {
   batch_id: string;
@@ -80,9 +81,41 @@ function itemRow<R extends SqlItemRow>(r: R): Omit<R, keyof SqlItemRow> & ItemRo
   };
 }
 
-/** SQLite implementation of {@link BatchStore}. Multi-step writes run in IMMEDIATE transactions. */
+/**
+ * SQLite implementation of {@link BatchStore}. Multi-step writes run in IMMEDIATE transactions. An
+ * item's own writes (its running mark, a try, its terminal write) go through the group commit: a
+ * batch keeps many items starting and ending at about the same time, and each commit alone is a
+ * WAL sync on the thread that runs them all.
+ */
 export class SqliteBatchStore implements BatchStore {
-  constructor(private readonly db: SqliteDatabase) {}
+  readonly #markRunning;
+  readonly #itemStatus;
+  readonly #attemptHistory;
+  readonly #setAttemptHistory;
+  readonly #limits;
+  readonly #complete;
+  readonly #completion;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly group: SqliteGroupCommit,
+  ) {
+    this.#markRunning = db.prepare<[number, string, string, string, string]>(
+      `UPDATE batch_items SET status = 'running', attempts = ?, started_at = COALESCE(started_at, ?), updated_at = ?
+       WHERE batch_id = ? AND key = ? AND ${LIVE}`,
+    );
+    this.#itemStatus = db.prepare<[string, string]>('SELECT status FROM batch_items WHERE batch_id = ? AND key = ?');
+    this.#attemptHistory = db.prepare<[string, string]>('SELECT status, attempt_history FROM batch_items WHERE batch_id = ? AND key = ?');
+    this.#setAttemptHistory = db.prepare<[string, string, string, string]>('UPDATE batch_items SET attempt_history = ?, updated_at = ? WHERE batch_id = ? AND key = ?');
+    this.#limits = db.prepare<[string]>('SELECT max_result_chars, result_preview_max_chars FROM batches WHERE batch_id = ?');
+    // The fence: the WHERE clause refuses the write once the row is terminal.
+    this.#complete = db.prepare(
+      `UPDATE batch_items SET status = ?, result = ?, result_preview = ?, result_chars = ?, result_truncated = ?, result_sha256 = ?,
+         stop_reason = ?, error = ?, attempts = ?, usage = ?, started_at = COALESCE(?, started_at), completed_at = ?, updated_at = ?
+       WHERE batch_id = ? AND key = ? AND ${LIVE}`,
+    );
+    this.#completion = db.prepare<[string, string]>('SELECT status, attempts, completed_at, result_sha256 FROM batch_items WHERE batch_id = ? AND key = ?');
+  }
 
   async createBatch(input: CreateBatchInput, options: CreateBatchOptions): Promise<CreateBatchOutcome> {
     const batch = parseCreateBatch(input, options.maxItems);
@@ -175,58 +208,45 @@ export class SqliteBatchStore implements BatchStore {
 
   /** The item's status, or `not_found`. */
   private itemStatus(batchId: string, key: string): BatchItemStatus {
-    const row = this.db.prepare('SELECT status FROM batch_items WHERE batch_id = ? AND key = ?').get(batchId, key) as { status: BatchItemStatus } | undefined;
+    const row = this.#itemStatus.get(batchId, key) as { status: BatchItemStatus } | undefined;
     if (!row) throw BatchStoreError.notFound(batchId, key);
     return row.status;
   }
 
   async markItemRunning(batchId: string, key: string, attempt: number, at?: string): Promise<ItemWriteOutcome> {
     const mark = parseRunningMark(batchId, key, attempt, at);
-    const info = this.db
-      .prepare(`UPDATE batch_items SET status = 'running', attempts = ?, started_at = COALESCE(started_at, ?), updated_at = ?
-                WHERE batch_id = ? AND key = ? AND ${LIVE}`)
-      .run(mark.attempt, mark.at, now(), batchId, key);
-    return info.changes === 1 ? { written: true, status: 'running' } : { written: false, status: this.itemStatus(batchId, key) };
+    return this.group.run((): ItemWriteOutcome => {
+      const info = this.#markRunning.run(mark.attempt, mark.at, now(), batchId, key);
+      return info.changes === 1 ? { written: true, status: 'running' } : { written: false, status: this.itemStatus(batchId, key) };
+    });
   }
 
   async recordAttempt(batchId: string, key: string, attempt: BatchAttemptInput): Promise<ItemWriteOutcome> {
-    const write = this.db.transaction((): ItemWriteOutcome => {
-      const row = this.db
-        .prepare('SELECT status, attempt_history FROM batch_items WHERE batch_id = ? AND key = ?')
-        .get(batchId, key) as { status: BatchItemStatus; attempt_history: string } | undefined;
+    return this.group.run((): ItemWriteOutcome => {
+      const row = this.#attemptHistory.get(batchId, key) as { status: BatchItemStatus; attempt_history: string } | undefined;
       if (!row) throw BatchStoreError.notFound(batchId, key);
       const { next } = appendAttempt(batchId, key, JSON.parse(row.attempt_history), attempt);
       if (next === null) return { written: true, status: row.status };
       if (row.status !== 'pending' && row.status !== 'running') return { written: false, status: row.status };
-      this.db
-        .prepare('UPDATE batch_items SET attempt_history = ?, updated_at = ? WHERE batch_id = ? AND key = ?')
-        .run(toStoredJson(next), now(), batchId, key);
+      this.#setAttemptHistory.run(toStoredJson(next), now(), batchId, key);
       return { written: true, status: row.status };
     });
-    return write.immediate();
   }
 
   async completeItem(batchId: string, key: string, completion: CompleteBatchItemInput): Promise<ItemWriteOutcome> {
-    const limits = this.db
-      .prepare('SELECT max_result_chars, result_preview_max_chars FROM batches WHERE batch_id = ?')
-      .get(batchId) as { max_result_chars: number; result_preview_max_chars: number } | undefined;
+    // A batch's limits never change: read outside the write, which only needs the item row.
+    const limits = this.#limits.get(batchId) as { max_result_chars: number; result_preview_max_chars: number } | undefined;
     if (!limits) throw BatchStoreError.notFound(batchId);
     const c = prepareCompletion(batchId, key, completion, { maxResultChars: limits.max_result_chars, previewChars: limits.result_preview_max_chars });
-    // The fence: the WHERE clause refuses the write once the row is terminal.
-    const info = this.db
-      .prepare(
-        `UPDATE batch_items SET status = ?, result = ?, result_preview = ?, result_chars = ?, result_truncated = ?, result_sha256 = ?,
-           stop_reason = ?, error = ?, attempts = ?, usage = ?, started_at = COALESCE(?, started_at), completed_at = ?, updated_at = ?
-         WHERE batch_id = ? AND key = ? AND ${LIVE}`,
-      )
-      .run(c.status, c.result, c.resultPreview, c.resultChars, c.resultTruncated ? 1 : 0, c.resultSha256, c.stopReason, c.error,
-        c.attempts, c.usage === null ? null : toStoredJson(c.usage), c.startedAt, c.completedAt, now(), batchId, key);
-    if (info.changes === 1) return { written: true, status: c.status };
-    const row = this.db
-      .prepare('SELECT status, attempts, completed_at, result_sha256 FROM batch_items WHERE batch_id = ? AND key = ?')
-      .get(batchId, key) as { status: BatchItemStatus; attempts: number; completed_at: string | null; result_sha256: string | null } | undefined;
-    if (!row) throw BatchStoreError.notFound(batchId, key);
-    return { written: isSameCompletion(row, c), status: row.status };
+    const usage = c.usage === null ? null : toStoredJson(c.usage);
+    return this.group.run((): ItemWriteOutcome => {
+      const info = this.#complete.run(c.status, c.result, c.resultPreview, c.resultChars, c.resultTruncated ? 1 : 0, c.resultSha256, c.stopReason, c.error,
+        c.attempts, usage, c.startedAt, c.completedAt, now(), batchId, key);
+      if (info.changes === 1) return { written: true, status: c.status };
+      const row = this.#completion.get(batchId, key) as { status: BatchItemStatus; attempts: number; completed_at: string | null; result_sha256: string | null } | undefined;
+      if (!row) throw BatchStoreError.notFound(batchId, key);
+      return { written: isSameCompletion(row, c), status: row.status };
+    });
   }
 
   /** Turns every nonterminal item of the batch `cancelled`; returns how many. Inside a transaction. */
