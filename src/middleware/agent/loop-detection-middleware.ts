@@ -65,13 +65,21 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
     for (const [key, p] of [...pending.entries()]) if (!keep(p)) pending.delete(key);
   };
 
-  /** The request with the run's queued warnings (now delivered) as one trailing message. */
-  const withQueuedWarnings = <R extends { readonly messages: BaseMessage[]; readonly runtime: GuardRuntime }>(request: R): R => {
-    const queued = pending.pop(pendingKey(resolveThreadKey(request.runtime.context), runKey(request.runtime)));
+  /** The request with the run's queued warnings as one trailing message (none queued: the request as it is). */
+  const withWarnings = <R extends { readonly messages: BaseMessage[] }>(request: R, queued: PendingWarnings | undefined): R => {
     if (queued === undefined || queued.warnings.length === 0) return request;
     // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
     const warning = new HumanMessage({ content: queued.warnings.join('\n\n'), name: LOOP_WARNING_NAME });
     return { ...request, messages: [...request.messages, warning] };
+  };
+
+  /** Takes the warnings a model call delivered off the queue; any queued since stay. */
+  const delivered = (key: string, sent: PendingWarnings | undefined) => {
+    if (sent === undefined) return;
+    const now = pending.get(key);
+    const rest = now === undefined ? [] : now.warnings.filter((w) => !sent.warnings.includes(w));
+    if (now === undefined || rest.length === 0) pending.delete(key);
+    else pending.set(key, { ...now, warnings: rest });
   };
 
   const middleware = createMiddleware({
@@ -86,19 +94,23 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
       return undefined;
     },
     wrapModelCall: async (request, handler) => {
-      const response = await handler(withQueuedWarnings(request));
+      const thread = resolveThreadKey(request.runtime.context);
+      const run = runKey(request.runtime);
+      const key = pendingKey(thread, run);
+      // Taken off the queue only once a call answered: a call that throws (and is tried again by
+      // the LLM error handling around this guard) must not lose them.
+      const sent = pending.get(key);
+      const response = await handler(withWarnings(request, sent));
+      delivered(key, sent);
       if (!limits.enabled || !AIMessage.isInstance(response)) return response;
       const calls = response.tool_calls ?? [];
       if (calls.length === 0) return response;
-      const thread = resolveThreadKey(request.runtime.context);
-      const run = runKey(request.runtime);
       // No state yet but earlier responses in the conversation: a resumed execution rebuilds it.
       const before = threads.get(thread) ?? replayToolCallHistory(request.state.messages, md5, limits);
       const { state: after, action } = observeToolCalls(before, calls, hashToolCalls(calls, md5), limits);
       const evicted = new Set(threads.touch(thread, after));
       if (evicted.size > 0) dropPending((p) => !evicted.has(p.thread));
       if (action.kind === 'warn') {
-        const key = pendingKey(thread, run);
         const queued = pending.get(key)?.warnings ?? [];
         pending.set(key, { thread, run, warnings: queueWarning(queued, action.message) });
         return response;

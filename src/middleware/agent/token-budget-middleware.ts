@@ -92,15 +92,18 @@ export function tokenBudgetMiddleware(options: TokenBudgetMiddlewareOptions = {}
     },
     wrapModelCall: async (request, handler) => {
       const key = runKey(request.runtime);
-      const run = runs.get(key);
+      const sent = runs.get(key)?.pending ?? [];
       let next = request;
-      if (run !== undefined && run.pending.length > 0) {
-        runs.set(key, { ...run, pending: [] });
+      if (sent.length > 0) {
         // Last in the request, after any ToolMessages, so tool-call/result pairs stay adjacent.
-        const warning = new HumanMessage({ content: run.pending.join('\n\n'), name: BUDGET_WARNING_NAME });
+        const warning = new HumanMessage({ content: sent.join('\n\n'), name: BUDGET_WARNING_NAME });
         next = { ...request, messages: [...request.messages, warning] };
       }
       const response = await handler(next);
+      // Taken off the queue only once a call answered: a call that throws (and is tried again by
+      // the LLM error handling around this guard) must not lose them.
+      const answered = runs.get(key);
+      if (sent.length > 0 && answered !== undefined) runs.set(key, { ...answered, pending: answered.pending.filter((w) => !sent.includes(w)) });
       if (!limits.enabled || !AIMessage.isInstance(response)) return response;
       // Usage is keyed by message id; state would give an id-less response one only after this check.
       if (typeof response.id !== 'string') response._updateId(randomUUID());

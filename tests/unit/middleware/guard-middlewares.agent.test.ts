@@ -8,6 +8,7 @@ import { REPEATED_CALLS_WARNING, repeatedCallsStopMessage } from '../../../src/m
 import { tokenBudgetMiddleware } from '../../../src/middleware/agent/token-budget-middleware';
 import { tokenBudgetExceededMessage, tokenBudgetWarningMessage } from '../../../src/middleware/token-budget';
 import { LoopDetectionConfigSchema } from '../../../src/config/schema';
+import { llmErrorHandlingMiddleware } from '../../../src/middleware/agent/llm-error-handling-middleware';
 
 /** What every copy of the fake model shares: the requests it received and how many it answered. */
 interface Script {
@@ -241,5 +242,40 @@ describe('the check runs inside the model call', () => {
       ]);
       expect(guard.consumeStopReason('w')).toBe(guard === loop ? 'loop_capped' : 'token_capped');
     }
+  });
+});
+
+describe('a queued warning survives a model call that fails', () => {
+  // The LLM error handling sits outside the guards (as in the subagent chain) and tries the call again.
+  const retrying = () => llmErrorHandlingMiddleware({ sleep: async () => undefined });
+  const unavailable = () => Object.assign(new Error('503 service unavailable'), { status: 503 });
+  const answer = (n: number) => new AIMessage({ id: `ai-${n}`, content: 'done', usage_metadata: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } });
+
+  it('loop detection: the try after the failure carries it', async () => {
+    const { script, model, tools } = setup((n) => {
+      if (n === 3) throw unavailable();
+      return n <= 2 ? lookupCall(n, '/same') : answer(n);
+    });
+    const guard = loopDetectionMiddleware({ warn_threshold: 2, hard_limit: 5 });
+    const agent = createAgent({ model, tools, middleware: [retrying(), guard] });
+    const out = await agent.invoke({ messages: [new HumanMessage('go')] }, { context: { run_id: 'r', thread_id: 't' } });
+    expect(script.calls).toBe(4);
+    expect(script.requests.map((r) => named(r, 'loop_warning').map((m) => m.content))).toEqual([[], [], [REPEATED_CALLS_WARNING], [REPEATED_CALLS_WARNING]]);
+    expect((out.messages.at(-1) as AIMessage).content).toBe('done');
+    expect(guard.consumeStopReason('r')).toBeNull();
+  });
+
+  it('token budget: the try after the failure carries it', async () => {
+    const { script, model, tools } = setup((n) => {
+      if (n === 3) throw unavailable();
+      return n <= 2 ? lookupCall(n, `/p${n}`, { input: 300, output: 50 }) : answer(n);
+    });
+    const guard = tokenBudgetMiddleware({ enabled: true, max_tokens: 1000, warn_threshold: 0.7, hard_stop_threshold: 1.0 });
+    const agent = createAgent({ model, tools, middleware: [retrying(), guard] });
+    await agent.invoke({ messages: [new HumanMessage('go')] }, { context: { run_id: 'b' } });
+    const warning = tokenBudgetWarningMessage({ reason: 'total', used: 700, budget: 1000, fraction: 0.7 });
+    expect(script.calls).toBe(4);
+    expect(script.requests.map((r) => named(r, 'budget_warning').map((m) => m.content))).toEqual([[], [], [warning], [warning]]);
+    expect(guard.consumeStopReason('b')).toBeNull();
   });
 });
