@@ -3,7 +3,7 @@
  * against raw Temporal child-workflow + activity throughput with the same window, measured in the
  * same run on the same embedded dev server. See bench/README.md.
  *
- *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8]
+ *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--no-history]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -21,6 +21,7 @@ import { openStores } from '../src/store';
 import { createWorkers } from '../src/worker/create-workers';
 import { BASELINE_WORKFLOW_TASK_QUEUE, baselineActivityTaskQueue, createBaselineWorkers } from './baseline';
 import type { BaselineBatchInput } from './baseline-workflows';
+import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
 import { installBenchRuntime } from './logging';
 import { fixed, table } from './stats';
 
@@ -28,6 +29,7 @@ interface Options {
   readonly items: number;
   readonly live: number;
   readonly running: number;
+  readonly history: boolean;
 }
 
 function positiveInt(label: string, hi: number) {
@@ -45,6 +47,7 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--items <n>', 'items in the batch (and children in the baseline)', positiveInt('--items', 100_000), 5000)
     .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
     .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
+    .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
     .showHelpAfterError();
   program.parse([...argv]);
   return program.opts<Options>();
@@ -126,6 +129,11 @@ async function main(): Promise<void> {
       ),
     );
     console.log(`deerflow / raw throughput: ${fixed(raw.wallMs / deerflow.wallMs, 2)}x (items/s ratio; 1x = as fast as raw Temporal)`);
+    if (options.history) {
+      console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
+      console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', slotsPerItemLife: null }));
+      console.log(await batchHistoryReport(temporal, { label: 'deerflow', itemType: 'batchItemWorkflow', parentType: 'batchWorkflow', slotsPerItemLife: options.running }));
+    }
     workers.shutdown();
     baseline.shutdown();
     await running;

@@ -1,0 +1,46 @@
+/**
+ * Where a batch item's time goes, from histories: workflow-task and activity queue and execution
+ * times of a sample of one variant's items and of its parent, and the throughput the running limit
+ * allows when each slot is held for an item's whole life. See bench/README.md (Batch benchmark).
+ */
+import type { Client } from '@temporalio/client';
+import { profileText, profileWorkflows } from './history';
+import { fixed } from './stats';
+
+/** Item histories fetched per variant: enough for stable medians, few enough to fetch in seconds. */
+export const HISTORY_SAMPLE = 200;
+
+/** One variant's workflows: the item (child) workflow type and the parent's. */
+export interface BatchWorkflowTypes {
+  readonly label: string;
+  readonly itemType: string;
+  readonly parentType: string;
+  /** Items that may run at once for the whole of their life (deerflow's running slots); null when only activities are limited. */
+  readonly slotsPerItemLife: number | null;
+}
+
+async function workflowIds(client: Client, workflowType: string, limit: number): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const execution of client.workflow.list({ query: `WorkflowType = '${workflowType}'` })) {
+    ids.push(execution.workflowId);
+    if (ids.length >= limit) break;
+  }
+  return ids;
+}
+
+/** The report of one variant (its workflows must be the only ones of their types on the server). */
+export async function batchHistoryReport(client: Client, variant: BatchWorkflowTypes): Promise<string> {
+  const itemIds = await workflowIds(client, variant.itemType, HISTORY_SAMPLE);
+  const items = await profileWorkflows(client, itemIds);
+  const parent = await profileWorkflows(client, await workflowIds(client, variant.parentType, 1));
+  const itemLifeMs = items.workflows === 0 ? 0 : items.spanMs / items.workflows;
+  const lines = [
+    profileText(`${variant.label}, items (a sample of ${items.workflows})`, items, items.workflows, 'item'),
+    profileText(`${variant.label}, parent (its last run)`, parent, 1, 'run'),
+    `  ${variant.label}: an item lives ${fixed(itemLifeMs, 0)} ms on average (first to last event)` +
+      (variant.slotsPerItemLife === null || itemLifeMs === 0
+        ? ''
+        : `; ${variant.slotsPerItemLife} slots each held for an item's life allow at most ${fixed((variant.slotsPerItemLife * 1000) / itemLifeMs, 1)} items/s`),
+  ];
+  return lines.join('\n');
+}
