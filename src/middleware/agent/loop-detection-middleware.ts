@@ -76,10 +76,10 @@ export function loopDetectionMiddleware(options: LoopDetectionMiddlewareOptions 
   /** Takes the warnings a model call delivered off the queue; any queued since stay. */
   const delivered = (key: string, sent: PendingWarnings | undefined) => {
     if (sent === undefined) return;
-    const now = pending.get(key);
-    const rest = now === undefined ? [] : now.warnings.filter((w) => !sent.warnings.includes(w));
-    if (now === undefined || rest.length === 0) pending.delete(key);
-    else pending.set(key, { ...now, warnings: rest });
+    const current = pending.get(key);
+    const rest = current === undefined ? [] : current.warnings.filter((w) => !sent.warnings.includes(w));
+    if (current === undefined || rest.length === 0) pending.delete(key);
+    else pending.set(key, { ...current, warnings: rest });
   };
 
   const middleware = createMiddleware({
