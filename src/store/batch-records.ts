@@ -89,6 +89,19 @@ export function parseRunningMark(batchId: string, key: string, attempt: number, 
   return { attempt: parsed.attempt, at: new Date(parsed.at ?? Date.now()).toISOString() };
 }
 
+const LeaseAttemptSchema = z.number().int().min(1);
+
+/** @throws BatchStoreError `invalid` unless `attempt` and `leaseMs` are >= 1 and `nowMs` is an integer >= 0. @internal */
+export function parseItemLease(batchId: string, key: string, attempt: number, leaseMs: number, nowMs: number): { attempt: number; leaseMs: number; nowMs: number } {
+  const schema = z.strictObject({ attempt: LeaseAttemptSchema, leaseMs: z.number().int().min(1), nowMs: z.number().int().min(0) });
+  return parseBatchInput(schema, { attempt, leaseMs, nowMs }, batchId, key);
+}
+
+/** @throws BatchStoreError `invalid` unless `attempt` >= 1. @internal */
+export function parseLeaseAttempt(batchId: string, key: string, attempt: number): number {
+  return parseBatchInput(z.strictObject({ attempt: LeaseAttemptSchema }), { attempt }, batchId, key).attempt;
+}
+
 /**
  * sha256 of the batch content (everything `createBatch` stores but the times): a repeated create
  * with the same hash is a retry, a different hash is a conflict. @internal

@@ -33,6 +33,17 @@ export interface ItemWriteOutcome {
   readonly status: BatchItemStatus;
 }
 
+/**
+ * What {@link BatchStore.acquireItemLease} found. `leased`: the attempt holds the lease until
+ * `expiresAtMs`. `full`: `leased` other items hold unexpired leases, as many as the batch's
+ * `max_running_items` allows. `fenced`: the item is not running in this attempt (`status` is its
+ * status now); the attempt must not execute.
+ */
+export type ItemLeaseOutcome =
+  | { readonly kind: 'leased'; readonly expiresAtMs: number }
+  | { readonly kind: 'full'; readonly leased: number; readonly maxRunning: number }
+  | { readonly kind: 'fenced'; readonly status: BatchItemStatus };
+
 /** What {@link BatchStore.cancelBatch} did. */
 export interface CancelBatchOutcome {
   /** Items this call turned `cancelled` (0 when repeated or when the batch had already finished). */
@@ -88,12 +99,32 @@ export interface BatchStore {
   nextPendingItems(batchId: string, limit: number, afterKey?: string | null): Promise<string[]>;
 
   /**
-   * Marks a nonterminal item `running` in attempt `attempt` (sets `started_at` on the first
-   * start, from `at` or the clock). A terminal item is left alone: `written: false` tells the item
-   * workflow to stop.
+   * Marks a nonterminal item `running` in attempt `attempt`, without a lease (sets `started_at`
+   * on the first start, from `at` or the clock). A terminal item is left alone: `written: false`
+   * tells the item workflow to stop.
    * @throws BatchStoreError `not_found`, `invalid`
    */
   markItemRunning(batchId: string, key: string, attempt: number, at?: string): Promise<ItemWriteOutcome>;
+
+  /**
+   * Takes or renews the running lease of attempt `attempt` of item `key`, until `nowMs + leaseMs`
+   * (`nowMs` defaults to the clock). Granted while fewer than the batch's `max_running_items`
+   * other running items hold a lease that has not expired at `nowMs`; the item's own lease never
+   * counts, so the holder renews even when the batch is full. Counting and taking are one atomic
+   * step for every caller in every process. Only the attempt the item is marked running in
+   * (`markItemRunning`) can hold one: any other is `fenced`. An expired lease is what a crashed
+   * worker leaves behind; it stops counting by itself. Nothing is written unless `leased`.
+   * @throws BatchStoreError `not_found` (batch or item), `invalid` (`attempt` or `leaseMs` not a
+   *   positive integer, `nowMs` not an integer >= 0; nothing read or written)
+   */
+  acquireItemLease(batchId: string, key: string, attempt: number, leaseMs: number, nowMs?: number): Promise<ItemLeaseOutcome>;
+
+  /**
+   * Gives the lease of attempt `attempt` back (nothing when that attempt holds none, or the item
+   * is missing), so another item can take the slot before the lease would expire.
+   * @throws BatchStoreError `invalid` (`attempt` not a positive integer)
+   */
+  releaseItemLease(batchId: string, key: string, attempt: number): Promise<void>;
 
   /**
    * Appends one non-final attempt to the item's history (the latest 100 entries are kept). An
@@ -104,8 +135,8 @@ export interface BatchStore {
   recordAttempt(batchId: string, key: string, attempt: BatchAttemptInput): Promise<ItemWriteOutcome>;
 
   /**
-   * The terminal write of an item, only while the item is not terminal yet (the fence). The
-   * result is stored bounded to the batch's `max_result_chars` (`result_truncated`, and
+   * The terminal write of an item, only while the item is not terminal yet (the fence); it gives
+   * the item's lease back. The result is stored bounded to the batch's `max_result_chars` (`result_truncated`, and
    * `result_chars` keeps the full length). Repeating the same completion (same status, attempts,
    * `completedAt`, `resultSha256`) reports `written: true` again without writing.
    * @throws BatchStoreError `not_found`, `invalid`
@@ -114,14 +145,14 @@ export interface BatchStore {
 
   /**
    * Cancels a running batch for its owner in one transaction: every `pending`/`running` item
-   * becomes `cancelled` and the batch `cancelled`. A finished batch is left as it is.
+   * becomes `cancelled` (its lease given back) and the batch `cancelled`. A finished batch is left as it is.
    * @throws BatchStoreError `not_found` (missing, or another owner's)
    */
   cancelBatch(batchId: string, ownerId: string): Promise<CancelBatchOutcome>;
 
   /**
    * Ends a running batch. `completed` requires every item terminal; `failed` and `cancelled`
-   * turn the items still nonterminal `cancelled` in the same transaction. A batch that already
+   * turn the items still nonterminal `cancelled` (leases given back) in the same transaction. A batch that already
    * finished keeps its status (`written` tells whether it is the requested one).
    * @throws BatchStoreError `not_found`, `invalid` (`completed` with nonterminal items)
    */

@@ -16,6 +16,7 @@ export type {
   CreateBatchOptions,
   CreateBatchOutcome,
   ItemWriteOutcome,
+  ItemLeaseOutcome,
   CancelBatchOutcome,
   FinishBatchOutcome,
 } from './batch-store';

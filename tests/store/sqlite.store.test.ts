@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStores } from '../../src/store';
 import * as sqliteDatabase from '../../src/store/sqlite/open-sqlite-database';
-import { persistenceSpec, storeConformanceSpec, threadOwnerSharingSpec } from './conformance';
+import { batchLeaseColumnSpec, batchLeaseSharingSpec, persistenceSpec, storeConformanceSpec, threadOwnerSharingSpec } from './conformance';
 
 const dirs: string[] = [];
 const tempDir = (): string => dirs[dirs.push(mkdtempSync(join(tmpdir(), 'deerflow-store-'))) - 1]!;
@@ -21,6 +21,25 @@ describe('SQLite file', () => {
   threadOwnerSharingSpec(async () => {
     const sqlitePath = join(tempDir(), 'store.db');
     return () => openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath });
+  });
+  batchLeaseSharingSpec(async () => {
+    const sqlitePath = join(tempDir(), 'store.db');
+    return () => openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath });
+  });
+  batchLeaseColumnSpec(async () => {
+    const dataDir = tempDir();
+    const stores = await openStores({ dataDir, postgresUrl: null });
+    const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
+    const column = raw.prepare<[string]>('SELECT key, lease_expires_ms FROM batch_items WHERE batch_id = ?');
+    return {
+      stores,
+      leaseColumn: async (batchId) =>
+        Object.fromEntries((column.all(batchId) as { key: string; lease_expires_ms: number | null }[]).map((r) => [r.key, r.lease_expires_ms])),
+      close: async () => {
+        raw.close();
+        await stores.close();
+      },
+    };
   });
 
   it('creates <dataDir>/deerflow.db, creating missing folders', async () => {
@@ -108,7 +127,7 @@ describe('SQLite file', () => {
     for (let i = 0; i < 2; i += 1) await (await openStores({ dataDir, postgresUrl: null })).close();
     const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(6);
+      expect(raw.pragma('user_version', { simple: true })).toBe(7);
       const tables = raw
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all()

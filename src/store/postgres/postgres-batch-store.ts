@@ -20,6 +20,8 @@ import {
   pageByKey,
   parseBatchInput,
   parseCreateBatch,
+  parseItemLease,
+  parseLeaseAttempt,
   parseListQuery,
   parseRunningMark,
   prepareCompletion,
@@ -30,7 +32,7 @@ import {
   type ItemRow,
   type ParsedBatch,
 } from '../batch-records';
-import type { BatchStore, CancelBatchOutcome, CreateBatchOptions, CreateBatchOutcome, FinishBatchOutcome, ItemWriteOutcome } from '../batch-store';
+import type { BatchStore, CancelBatchOutcome, CreateBatchOptions, CreateBatchOutcome, FinishBatchOutcome, ItemLeaseOutcome, ItemWriteOutcome } from '../batch-store';
 import { BatchStoreError } from '../errors';
 import { toStoredJson } from '../stored-json';
 import { withTransaction } from './postgres-database';
@@ -144,11 +146,47 @@ export class PostgresBatchStore implements BatchStore {
   async markItemRunning(batchId: string, key: string, attempt: number, at?: string): Promise<ItemWriteOutcome> {
     const mark = parseRunningMark(batchId, key, attempt, at);
     const res = await this.pool.query(
-      `UPDATE batch_items SET status = 'running', attempts = $1, started_at = COALESCE(started_at, $2), updated_at = $3
+      `UPDATE batch_items SET status = 'running', attempts = $1, lease_expires_ms = NULL, started_at = COALESCE(started_at, $2), updated_at = $3
        WHERE batch_id = $4 AND key = $5 AND ${LIVE}`,
       [mark.attempt, mark.at, now(), batchId, key],
     );
     return res.rowCount === 1 ? { written: true, status: 'running' } : { written: false, status: await this.itemStatus(batchId, key) };
+  }
+
+  async acquireItemLease(batchId: string, key: string, attempt: number, leaseMs: number, nowMs: number = Date.now()): Promise<ItemLeaseOutcome> {
+    const lease = parseItemLease(batchId, key, attempt, leaseMs, nowMs);
+    return withTransaction(this.pool, async (client) => {
+      // The batch row lock serializes lease takers of one batch in every process, so each one's
+      // count already sees the leases committed before it.
+      const batch = await client.query<{ max_running_items: number }>('SELECT max_running_items FROM batches WHERE batch_id = $1 FOR UPDATE', [batchId]);
+      const maxRunning = batch.rows[0]?.max_running_items;
+      if (maxRunning === undefined) throw BatchStoreError.notFound(batchId);
+      // FOR UPDATE: a terminal write racing this one waits, and then clears the lease it finds.
+      const res = await client.query<{ status: BatchItemStatus; attempts: number }>(
+        'SELECT status, attempts FROM batch_items WHERE batch_id = $1 AND key = $2 FOR UPDATE',
+        [batchId, key],
+      );
+      const item = res.rows[0];
+      if (!item) throw BatchStoreError.notFound(batchId, key);
+      if (item.status !== 'running' || item.attempts !== lease.attempt) return { kind: 'fenced', status: item.status };
+      const leased = await client.query<{ n: number }>(
+        `SELECT count(*)::integer AS n FROM batch_items WHERE batch_id = $1 AND key <> $2 AND status = 'running' AND lease_expires_ms > $3`,
+        [batchId, key, lease.nowMs],
+      );
+      const n = leased.rows[0]?.n ?? 0;
+      if (n >= maxRunning) return { kind: 'full', leased: n, maxRunning };
+      const expiresAtMs = lease.nowMs + lease.leaseMs;
+      await client.query('UPDATE batch_items SET lease_expires_ms = $1 WHERE batch_id = $2 AND key = $3', [expiresAtMs, batchId, key]);
+      return { kind: 'leased', expiresAtMs };
+    });
+  }
+
+  async releaseItemLease(batchId: string, key: string, attempt: number): Promise<void> {
+    const leaseAttempt = parseLeaseAttempt(batchId, key, attempt);
+    await this.pool.query(
+      'UPDATE batch_items SET lease_expires_ms = NULL WHERE batch_id = $1 AND key = $2 AND attempts = $3 AND lease_expires_ms IS NOT NULL',
+      [batchId, key, leaseAttempt],
+    );
   }
 
   async recordAttempt(batchId: string, key: string, attempt: BatchAttemptInput): Promise<ItemWriteOutcome> {
@@ -182,7 +220,7 @@ export class PostgresBatchStore implements BatchStore {
     const res = await this.pool.query(
       `UPDATE batch_items SET status = $1, result = $2, result_preview = $3, result_chars = $4, result_truncated = $5, result_sha256 = $6,
          stop_reason = $7, error = $8, attempts = $9, usage = $10::jsonb, started_at = COALESCE($11, started_at), completed_at = $12,
-         updated_at = $13
+         updated_at = $13, lease_expires_ms = NULL
        WHERE batch_id = $14 AND key = $15 AND ${LIVE}`,
       [c.status, bytes(c.result), bytes(c.resultPreview), c.resultChars, c.resultTruncated, c.resultSha256, c.stopReason, c.error,
         c.attempts, c.usage === null ? null : toStoredJson(c.usage), c.startedAt, c.completedAt, now(), batchId, key],
@@ -274,7 +312,7 @@ async function readBatch(db: Queryable, batchId: string, ownerId: string | null)
 }
 
 async function cancelLiveItems(db: Queryable, batchId: string, at: string): Promise<number> {
-  const res = await db.query(`UPDATE batch_items SET status = 'cancelled', completed_at = $1, updated_at = $1 WHERE batch_id = $2 AND ${LIVE}`, [at, batchId]);
+  const res = await db.query(`UPDATE batch_items SET status = 'cancelled', completed_at = $1, updated_at = $1, lease_expires_ms = NULL WHERE batch_id = $2 AND ${LIVE}`, [at, batchId]);
   return res.rowCount ?? 0;
 }
 

@@ -124,6 +124,10 @@ const MIGRATIONS: readonly string[] = [
    );`,
   // A task's end row, found at once by the writers' fence (the task index would scan all its rows).
   `CREATE INDEX run_events_task_ends ON run_events (run_id, task_id, thread_id) WHERE event = 'subagent.end';`,
+  // The running lease of an item's current attempt (epoch ms it expires at; null: none). Only the
+  // few items executing hold one, so their count per batch reads a small partial index.
+  `ALTER TABLE batch_items ADD COLUMN lease_expires_ms INTEGER;
+   CREATE INDEX batch_items_leased ON batch_items (batch_id, lease_expires_ms) WHERE lease_expires_ms IS NOT NULL;`,
 ];
 
 /**

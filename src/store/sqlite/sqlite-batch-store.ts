@@ -19,6 +19,8 @@ import {
   pageByKey,
   parseBatchInput,
   parseCreateBatch,
+  parseItemLease,
+  parseLeaseAttempt,
   parseListQuery,
   parseRunningMark,
   prepareCompletion,
@@ -28,7 +30,7 @@ import {
   type ItemRow,
   type ParsedBatch,
 } from '../batch-records';
-import type { BatchStore, CancelBatchOutcome, CreateBatchOptions, CreateBatchOutcome, FinishBatchOutcome, ItemWriteOutcome } from '../batch-store';
+import type { BatchStore, CancelBatchOutcome, CreateBatchOptions, CreateBatchOutcome, FinishBatchOutcome, ItemLeaseOutcome, ItemWriteOutcome } from '../batch-store';
 import { BatchStoreError } from '../errors';
 import { toStoredJson } from '../stored-json';
 import type { SqliteDatabase } from './open-sqlite-database';
@@ -83,13 +85,18 @@ function itemRow<R extends SqlItemRow>(r: R): Omit<R, keyof SqlItemRow> & ItemRo
 
 /**
  * SQLite implementation of {@link BatchStore}. Multi-step writes run in IMMEDIATE transactions. An
- * item's own writes (its running mark, a try, its terminal write) go through the group commit: a
- * batch keeps many items starting and ending at about the same time, and each commit alone is a
- * WAL sync on the thread that runs them all.
+ * item's own writes (its running mark, its lease, a try, its terminal write) go through the group
+ * commit: a batch keeps many items starting and ending at about the same time, and each commit
+ * alone is a WAL sync on the thread that runs them all.
  */
 export class SqliteBatchStore implements BatchStore {
   readonly #markRunning;
   readonly #itemStatus;
+  readonly #maxRunning;
+  readonly #runningAttempt;
+  readonly #leasedOthers;
+  readonly #setLease;
+  readonly #releaseLease;
   readonly #attemptHistory;
   readonly #setAttemptHistory;
   readonly #limits;
@@ -101,17 +108,27 @@ export class SqliteBatchStore implements BatchStore {
     private readonly group: SqliteGroupCommit,
   ) {
     this.#markRunning = db.prepare<[number, string, string, string, string]>(
-      `UPDATE batch_items SET status = 'running', attempts = ?, started_at = COALESCE(started_at, ?), updated_at = ?
+      `UPDATE batch_items SET status = 'running', attempts = ?, lease_expires_ms = NULL, started_at = COALESCE(started_at, ?), updated_at = ?
        WHERE batch_id = ? AND key = ? AND ${LIVE}`,
     );
     this.#itemStatus = db.prepare<[string, string]>('SELECT status FROM batch_items WHERE batch_id = ? AND key = ?');
+    this.#maxRunning = db.prepare<[string]>('SELECT max_running_items FROM batches WHERE batch_id = ?');
+    this.#runningAttempt = db.prepare<[string, string]>('SELECT status, attempts FROM batch_items WHERE batch_id = ? AND key = ?');
+    this.#leasedOthers = db.prepare<[string, string, number]>(
+      `SELECT count(*) AS n FROM batch_items WHERE batch_id = ? AND key <> ? AND status = 'running' AND lease_expires_ms > ?`,
+    );
+    this.#setLease = db.prepare<[number, string, string]>('UPDATE batch_items SET lease_expires_ms = ? WHERE batch_id = ? AND key = ?');
+    this.#releaseLease = db.prepare<[string, string, number]>(
+      'UPDATE batch_items SET lease_expires_ms = NULL WHERE batch_id = ? AND key = ? AND attempts = ? AND lease_expires_ms IS NOT NULL',
+    );
     this.#attemptHistory = db.prepare<[string, string]>('SELECT status, attempt_history FROM batch_items WHERE batch_id = ? AND key = ?');
     this.#setAttemptHistory = db.prepare<[string, string, string, string]>('UPDATE batch_items SET attempt_history = ?, updated_at = ? WHERE batch_id = ? AND key = ?');
     this.#limits = db.prepare<[string]>('SELECT max_result_chars, result_preview_max_chars FROM batches WHERE batch_id = ?');
     // The fence: the WHERE clause refuses the write once the row is terminal.
     this.#complete = db.prepare(
       `UPDATE batch_items SET status = ?, result = ?, result_preview = ?, result_chars = ?, result_truncated = ?, result_sha256 = ?,
-         stop_reason = ?, error = ?, attempts = ?, usage = ?, started_at = COALESCE(?, started_at), completed_at = ?, updated_at = ?
+         stop_reason = ?, error = ?, attempts = ?, usage = ?, started_at = COALESCE(?, started_at), completed_at = ?, updated_at = ?,
+         lease_expires_ms = NULL
        WHERE batch_id = ? AND key = ? AND ${LIVE}`,
     );
     this.#completion = db.prepare<[string, string]>('SELECT status, attempts, completed_at, result_sha256 FROM batch_items WHERE batch_id = ? AND key = ?');
@@ -221,6 +238,29 @@ export class SqliteBatchStore implements BatchStore {
     });
   }
 
+  async acquireItemLease(batchId: string, key: string, attempt: number, leaseMs: number, nowMs: number = Date.now()): Promise<ItemLeaseOutcome> {
+    const lease = parseItemLease(batchId, key, attempt, leaseMs, nowMs);
+    // One IMMEDIATE transaction holds the database's write lock from the count to the write, so
+    // no caller in any process takes a slot in between.
+    return this.group.run((): ItemLeaseOutcome => {
+      const batch = this.#maxRunning.get(batchId) as { max_running_items: number } | undefined;
+      if (!batch) throw BatchStoreError.notFound(batchId);
+      const item = this.#runningAttempt.get(batchId, key) as { status: BatchItemStatus; attempts: number } | undefined;
+      if (!item) throw BatchStoreError.notFound(batchId, key);
+      if (item.status !== 'running' || item.attempts !== lease.attempt) return { kind: 'fenced', status: item.status };
+      const { n } = this.#leasedOthers.get(batchId, key, lease.nowMs) as { n: number };
+      if (n >= batch.max_running_items) return { kind: 'full', leased: n, maxRunning: batch.max_running_items };
+      const expiresAtMs = lease.nowMs + lease.leaseMs;
+      this.#setLease.run(expiresAtMs, batchId, key);
+      return { kind: 'leased', expiresAtMs };
+    });
+  }
+
+  async releaseItemLease(batchId: string, key: string, attempt: number): Promise<void> {
+    const leaseAttempt = parseLeaseAttempt(batchId, key, attempt);
+    await this.group.run(() => this.#releaseLease.run(batchId, key, leaseAttempt));
+  }
+
   async recordAttempt(batchId: string, key: string, attempt: BatchAttemptInput): Promise<ItemWriteOutcome> {
     return this.group.run((): ItemWriteOutcome => {
       const row = this.#attemptHistory.get(batchId, key) as { status: BatchItemStatus; attempt_history: string } | undefined;
@@ -252,7 +292,7 @@ export class SqliteBatchStore implements BatchStore {
   /** Turns every nonterminal item of the batch `cancelled`; returns how many. Inside a transaction. */
   private cancelLiveItems(batchId: string, at: string): number {
     return this.db
-      .prepare(`UPDATE batch_items SET status = 'cancelled', completed_at = ?, updated_at = ? WHERE batch_id = ? AND ${LIVE}`)
+      .prepare(`UPDATE batch_items SET status = 'cancelled', completed_at = ?, updated_at = ?, lease_expires_ms = NULL WHERE batch_id = ? AND ${LIVE}`)
       .run(at, at, batchId).changes;
   }
 

@@ -49,6 +49,8 @@ export function assertBatchesImmutable(store: BatchStore): BatchStore {
     listItems: async (batchId, ownerId, query) => (await store.listItems(batchId, ownerId, frozen(query))).map(summary),
     nextPendingItems: (batchId, limit) => store.nextPendingItems(batchId, limit),
     markItemRunning: (batchId, key, attempt, at) => store.markItemRunning(batchId, key, attempt, at),
+    acquireItemLease: (batchId, key, attempt, leaseMs, nowMs) => store.acquireItemLease(batchId, key, attempt, leaseMs, nowMs),
+    releaseItemLease: (batchId, key, attempt) => store.releaseItemLease(batchId, key, attempt),
     recordAttempt: (batchId, key, attempt) => store.recordAttempt(batchId, key, frozen(attempt)),
     completeItem: (batchId, key, completion) => store.completeItem(batchId, key, frozen(completion)),
     cancelBatch: async (batchId, ownerId) => {

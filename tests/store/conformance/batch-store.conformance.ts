@@ -1,4 +1,5 @@
 import { BatchItemRecordSchema, BatchRecordSchema, type CreateBatchInput } from '../../../src/contracts/batches';
+import { batchItemLeaseSpec } from './batch-item-leases.conformance';
 import { batchItemLifecycleSpec } from './batch-item-lifecycle.conformance';
 import { MAX_ITEMS, OWNER, batchInput, byCodePoint, collect, completion, expectBatchError, itemsFor } from './batch-fixtures';
 import { ISO_UTC, useStores, type StoresInit } from './fixtures';
@@ -7,7 +8,7 @@ const keysOf = (n: number): string[] => Array.from({ length: n }, (_, i) => `ite
 // Creation order is not key order: the store must sort.
 const shuffled = <T>(xs: readonly T[]): T[] => xs.map((x, i) => ({ x, k: (i * 7919) % xs.length })).sort((a, b) => a.k - b.k).map((p) => p.x);
 
-/** BatchStore contract: validated all-or-nothing creation, owner-scoped reads, paging, export, the fence. */
+/** BatchStore contract: validated all-or-nothing creation, owner-scoped reads, paging, export, the fence, running leases. */
 export function batchStoreSpec(init: StoresInit): void {
   describe('BatchStore', () => {
     const stores = useStores(init);
@@ -179,5 +180,6 @@ export function batchStoreSpec(init: StoresInit): void {
     });
 
     batchItemLifecycleSpec(batches);
+    batchItemLeaseSpec(batches);
   });
 }

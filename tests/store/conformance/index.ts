@@ -10,6 +10,8 @@ import { threadOwnerStoreSpec } from './thread-owner-store.conformance';
 import { threadSummaryStoreSpec } from './thread-summary-store.conformance';
 
 export { assertImmutable } from './assert-immutable';
+export { batchLeaseColumnSpec, batchLeaseSharingSpec } from './batch-item-leases.conformance';
+export type { LeaseColumnInit } from './batch-item-leases.conformance';
 export { persistenceSpec } from './persistence.conformance';
 export { threadOwnerSharingSpec } from './thread-owner-store.conformance';
 export type { StoresLocation } from './persistence.conformance';
