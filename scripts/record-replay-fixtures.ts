@@ -255,6 +255,40 @@ const RECIPES: Record<string, FixtureRecipe> = {
       },
     },
   },
+  'batch-item-leases': {
+    file: 'batch-item-leases.json',
+    description:
+      'Patch "batch-item-leases": the 3-item batch (window 2 live, 1 running) starts every item its window allows and hands out no slots; each item runs its try as runBatchItem on deerflow-batch-items, which takes the batch\'s one running lease in the store. The flaky last item fails once and completes on its second attempt.',
+    scenario: () => RECIPES['batch']!.scenario(),
+    config: BATCHES_ON,
+    batch: {
+      item: {
+        key: 'c',
+        file: 'batch-item-leased-retry.json',
+        description:
+          'Patch "batch-item-leases": the flaky item: its first runBatchItem try fails (recorded as failed on its row), the second, after the backoff, completes; no slot signals, no admission, no running-mark activity.',
+      },
+    },
+  },
+  'batch-leases-cancel': {
+    file: 'batch-leases-cancel.json',
+    description:
+      'Patch "batch-item-leases": update "cancelBatch" on a 6-item batch (window 2 live, 2 running) while both live items\' subagents run: every nonterminal item is cancelled in the store, the live item workflows and their runBatchItem tries are cancelled, the batch ends cancelled.',
+    scenario: () => RECIPES['batch-cancel']!.scenario(),
+    config: BATCHES_ON,
+    batch: {
+      item: {
+        key: '01',
+        file: 'batch-item-leased-cancelled.json',
+        description:
+          'Patch "batch-item-leases": an item cancelled by its batch while its leased try ran: its terminal write takes the attempts from the row (attemptsFromRow), and it ends cancelled.',
+      },
+      items: batchItems(6),
+      maxRunningItems: 2,
+    },
+    actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelBatch' } },
+    expectStatus: 'cancelled',
+  },
   'lead-plain-client': {
     file: 'lead-plain-client.json',
     description:

@@ -1,5 +1,6 @@
 import type {
   AdmissionDecision,
+  BatchItemRunInput,
   AdmissionRequest,
   CloseToolCallsInput,
   RecordClarificationInput,
@@ -46,4 +47,10 @@ export type { BatchActivities } from './batch-items';
 export interface SubagentActivities {
   /** Runs one subagent execution to its end; heartbeats while it runs. */
   runSubagent(input: SubagentTaskWire): Promise<SubagentExecutionResult>;
+}
+
+/** Activities on the `deerflow-batch-items` task queue. */
+export interface BatchItemActivities {
+  /** Runs one try of a batch item while it holds one of its batch's running leases. */
+  runBatchItem(input: BatchItemRunInput): Promise<SubagentExecutionResult>;
 }

@@ -102,6 +102,7 @@ export function createBatchActivities(deps: ActivityDeps) {
     async finishBatchItem(input: FinishBatchItemInput): Promise<FinishedItem> {
       const { runtime, key } = input;
       const result = input.status === 'completed' && input.resultRef ? ((await deps.stores.results.getResult(input.resultRef)) ?? null) : null;
+      const attempts = input.attemptsFromRow ? ((await batches.getItem(runtime.batchId, runtime.ownerId, key))?.attempts ?? input.attempts) : input.attempts;
       const outcome = await nonRetryableStoreErrors(() =>
         batches.completeItem(runtime.batchId, key, {
           status: input.status,
@@ -109,13 +110,13 @@ export function createBatchActivities(deps: ActivityDeps) {
           resultSha256: result === null ? null : input.resultSha256,
           stopReason: input.stopReason,
           error: input.error,
-          attempts: input.attempts,
+          attempts,
           usage: input.usage,
           startedAt: input.startedAt,
           completedAt: input.completedAt,
         }),
       );
-      if (input.attempts > 0) {
+      if (attempts > 0) {
         const status = outcome.status as TerminalBatchItemStatus;
         const own = outcome.written;
         await recordTaskEnd({
@@ -134,7 +135,7 @@ export function createBatchActivities(deps: ActivityDeps) {
             resultRef: own && status === 'completed' ? input.resultRef : null,
             error: own ? input.error : null,
             errorCode: null,
-            attempts: input.attempts,
+            attempts,
             evidence: null,
             extendedSeconds: 0,
           },

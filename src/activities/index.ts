@@ -1,5 +1,5 @@
 import type { ActivityDeps } from './activity-deps';
-import type { BatchActivities, LeadActivities, SubagentActivities } from './activity-types';
+import type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActivities } from './activity-types';
 import { createAdmitSubagents } from './admit-subagents';
 import { createBatchActivities } from './batch-items';
 import { createLeadModelStep } from './lead-model-step';
@@ -10,7 +10,9 @@ import { createCloseToolCalls } from './close-tool-calls';
 import { createRecordToolOutcome } from './record-tool-outcome';
 import { createRunLeadTool } from './run-lead-tool';
 import { createRecordClarification } from './record-clarification';
-import { createRunSubagent } from './run-subagent';
+import { createRunSubagent, createSubagentExecutor } from './run-subagent';
+import { createRunBatchItem } from './run-batch-item';
+import { BatchLeaseWaiters } from './batch-lease-waiters';
 
 /** Activities of the `deerflow` task queue. */
 export function createLeadActivities(deps: ActivityDeps): LeadActivities & BatchActivities {
@@ -33,7 +35,12 @@ export function createSubagentActivities(deps: ActivityDeps): SubagentActivities
   return { runSubagent: createRunSubagent(deps) };
 }
 
+/** Activities of the `deerflow-batch-items` task queue; one worker's tries share their lease waits. */
+export function createBatchItemActivities(deps: ActivityDeps): BatchItemActivities {
+  return { runBatchItem: createRunBatchItem(deps.stores.batches, createSubagentExecutor(deps), new BatchLeaseWaiters()) };
+}
+
 export type { ActivityDeps } from './activity-deps';
 export { HEARTBEAT_INTERVAL_MS } from './heartbeat';
 export { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from './admission';
-export type { BatchActivities, LeadActivities, SubagentActivities } from './activity-types';
+export type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActivities } from './activity-types';

@@ -48,10 +48,20 @@ import { dropCheckpoints, resumeRun, subagentCheckpointThread, takeOverCheckpoin
 
 /** Builds the `runSubagent` activity. */
 export function createRunSubagent(deps: ActivityDeps) {
-  const leadTurns = new LeadTurnCalls(deps.stores.messages);
+  const execute = createSubagentExecutor(deps);
   return async function runSubagent(wire: SubagentTaskWire): Promise<SubagentExecutionResult> {
     // Tagged, whichever shape the workflow sent (see `SubagentTaskInputSchema`).
-    const input: SubagentTaskInput = parseActivityInput(SubagentTaskInputSchema, wire, 'runSubagent');
+    return execute(parseActivityInput(SubagentTaskInputSchema, wire, 'runSubagent'));
+  };
+}
+
+/** One subagent execution of a validated input, as `runSubagent` and `runBatchItem` run it. */
+export type SubagentExecutor = (input: SubagentTaskInput) => Promise<SubagentExecutionResult>;
+
+/** Builds the {@link SubagentExecutor} of one worker (it keeps the lead responses it parsed). */
+export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
+  const leadTurns = new LeadTurnCalls(deps.stores.messages);
+  return async function executeSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
     const scope = executionScopeOf(input);
     // Definitions are read when the task executes; the run's policy and catalog were snapshotted at
     // start. A store that is down then delays the execution (its lease kept), it does not fail it.

@@ -49,9 +49,9 @@ function buildProgram(setExitCode: (code: number) => void): Command {
 
   program
     .command('worker')
-    .description('run a long-lived worker (both task queues by default) against TEMPORAL_ADDRESS')
+    .description('run a long-lived worker (every task queue by default) against TEMPORAL_ADDRESS')
     .addOption(config)
-    .addOption(new Option('--queues <which>', 'task queues to serve').choices(WORKER_QUEUES).default('all'))
+    .addOption(new Option('--queues <which>', 'task queues to serve (subagents: the subagent and batch item queues)').choices(WORKER_QUEUES).default('all'))
     .action(async (opts: { config?: string; queues: WorkerQueues }) =>
       setExitCode(await workerCommand(loadCliConfig(opts.config), opts.queues)),
     );

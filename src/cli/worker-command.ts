@@ -8,7 +8,7 @@ import { CliExit, EXIT_USAGE } from './load-cli-config';
 import { stopSignals } from './stop-signals';
 
 /**
- * `deerflow worker`: a long-running worker process for an existing cluster (both task queues).
+ * `deerflow worker`: a long-running worker process for an existing cluster (every task queue).
  * On SIGINT/SIGTERM it stops polling and lets running subagents and tools finish for
  * `worker.shutdown_grace_seconds`; what is left is cancelled and retried on another worker at once.
  * A second signal exits at once.
@@ -36,7 +36,7 @@ export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues =
     });
     process.stderr.write(
       `deerflow worker on ${config.temporal.address} (namespace ${config.temporal.namespace}), ` +
-        `queues: ${queues}` + (queues === 'workflows' ? '\n' : `, ${config.subagent_runtime.max_running} subagent slots\n`),
+        `queues: ${queues}` + (queues === 'workflows' ? '\n' : `, ${config.subagent_runtime.max_running} subagent slots and as many batch item slots\n`),
     );
     try {
       await workers.run();

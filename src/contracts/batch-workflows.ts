@@ -94,7 +94,11 @@ export const BatchStateSchema = z.object({
   counts: BatchItemCountsSchema,
   /** Item workflows started and not finished. */
   liveItems: z.number().int().nonnegative(),
-  /** Items holding one of the batch's running slots (executing, or about to). */
+  /**
+   * Items that may be executing: `min(live, max_running_items)` for batches whose items lease their
+   * slot in the store (the store's `running` count says which do); older batches counted the items
+   * holding a slot they handed out.
+   */
   runningItems: z.number().int().nonnegative(),
   continuedRuns: z.number().int().nonnegative(),
 });
@@ -142,6 +146,12 @@ export const FinishBatchItemInputSchema = z.object({
   stopReason: StopReasonSchema.nullable(),
   error: z.string().nullable(),
   attempts: z.number().int().nonnegative(),
+  /**
+   * The item was cancelled while a leased try was scheduled, which may or may not have taken its
+   * lease: the attempts are the row's (taking a lease sets them), and the item's `subagent.end` is
+   * written only if a try ever ran.
+   */
+  attemptsFromRow: z.boolean().optional(),
   modelName: z.string().nullable(),
   usage: TokenUsageSchema.nullable(),
   startedAt: z.string().nullable(),

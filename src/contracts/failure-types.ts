@@ -33,6 +33,18 @@ export const BATCH_STORE_NOT_FOUND_TYPE = 'BatchStore.not_found';
  */
 export const BATCH_STORE_INVALID_TYPE = 'BatchStore.invalid';
 
+/**
+ * Failure type of a batch item execution that waited `lease_seconds` for one of its batch's
+ * running leases without getting one: it never reached a model, so it uses no attempt.
+ */
+export const BATCH_LEASE_WAIT_TIMEOUT_TYPE = 'BatchLeaseWaitTimeout';
+
+/**
+ * Failure type of a batch item execution the store refused to lease: the item is terminal (its
+ * batch was cancelled) or a later attempt took it over. The item's stored status stands.
+ */
+export const BATCH_ITEM_FENCED_TYPE = 'BatchItemFenced';
+
 /** Union of the failure types above: what {@link applicationFailureOf} can look for. */
 export type FailureType =
   | typeof CONFIGURATION_ERROR_TYPE
@@ -41,7 +53,9 @@ export type FailureType =
   | typeof INVALID_INPUT_TYPE
   | typeof BATCH_NOT_FOUND_TYPE
   | typeof BATCH_STORE_NOT_FOUND_TYPE
-  | typeof BATCH_STORE_INVALID_TYPE;
+  | typeof BATCH_STORE_INVALID_TYPE
+  | typeof BATCH_LEASE_WAIT_TIMEOUT_TYPE
+  | typeof BATCH_ITEM_FENCED_TYPE;
 
 /**
  * `name` of Temporal's `CancelledFailure`. Agent middleware matches cancellation by name, so it

@@ -114,6 +114,8 @@ export type {
   ExtendTaskRequest,
   ExtendTaskResult,
 } from './workflow-io';
+export { BatchItemRunInputSchema } from './batch-item-run';
+export type { BatchItemRunInput } from './batch-item-run';
 export { SubagentTaskInputSchema, LeadTaskExecutionSchema, BatchItemExecutionSchema, executionScopeOf } from './subagent-task-input';
 export type { SubagentTaskInput, LeadTaskExecution, BatchItemExecution, SubagentExecutionScope } from './subagent-task-input';
 export { subagentTaskWire } from './subagent-task-wire';
@@ -159,7 +161,7 @@ export {
   CUSTOM_SEARCH_ATTRIBUTES,
 } from './search-attributes';
 export { leadRunSearchAttributes, batchSearchAttributes, missingSearchAttributes } from './identity-search-attributes';
-export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from './task-queues';
+export { WORKFLOW_TASK_QUEUE, SUBAGENT_TASK_QUEUE, BATCH_ITEM_TASK_QUEUE } from './task-queues';
 export { WORKFLOW_TYPES } from './workflow-types';
 export type { WorkflowType } from './workflow-types';
 export {
@@ -170,6 +172,8 @@ export {
   BATCH_NOT_FOUND_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
   BATCH_STORE_INVALID_TYPE,
+  BATCH_LEASE_WAIT_TIMEOUT_TYPE,
+  BATCH_ITEM_FENCED_TYPE,
   CANCELLED_FAILURE_NAME,
   applicationFailureOf,
   isApplicationFailureOf,

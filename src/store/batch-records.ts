@@ -13,6 +13,7 @@ import {
   CreateBatchInputSchema,
   ListBatchItemsQuerySchema,
   type BatchAttempt,
+  type BatchItemStatus,
   type BatchItemRecord,
   type BatchItemSummary,
   type BatchRecord,
@@ -95,6 +96,14 @@ const LeaseAttemptSchema = z.number().int().min(1);
 export function parseItemLease(batchId: string, key: string, attempt: number, leaseMs: number, nowMs: number): { attempt: number; leaseMs: number; nowMs: number } {
   const schema = z.strictObject({ attempt: LeaseAttemptSchema, leaseMs: z.number().int().min(1), nowMs: z.number().int().min(0) });
   return parseBatchInput(schema, { attempt, leaseMs, nowMs }, batchId, key);
+}
+
+/**
+ * Whether attempt `attempt` is refused the item's lease: the item is terminal, or a later attempt
+ * has taken it. A pending item, or one running in this or an earlier attempt, may be leased. @internal
+ */
+export function leaseFenced(item: { status: BatchItemStatus; attempts: number }, attempt: number): boolean {
+  return (item.status !== 'pending' && item.status !== 'running') || item.attempts > attempt;
 }
 
 /** @throws BatchStoreError `invalid` unless `attempt` >= 1. @internal */

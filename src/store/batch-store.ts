@@ -36,8 +36,8 @@ export interface ItemWriteOutcome {
 /**
  * What {@link BatchStore.acquireItemLease} found. `leased`: the attempt holds the lease until
  * `expiresAtMs`. `full`: `leased` other items hold unexpired leases, as many as the batch's
- * `max_running_items` allows. `fenced`: the item is not running in this attempt (`status` is its
- * status now); the attempt must not execute.
+ * `max_running_items` allows. `fenced`: the item is terminal or a later attempt took it (`status`
+ * is its status now); the attempt must not execute.
  */
 export type ItemLeaseOutcome =
   | { readonly kind: 'leased'; readonly expiresAtMs: number }
@@ -111,9 +111,11 @@ export interface BatchStore {
    * (`nowMs` defaults to the clock). Granted while fewer than the batch's `max_running_items`
    * other running items hold a lease that has not expired at `nowMs`; the item's own lease never
    * counts, so the holder renews even when the batch is full. Counting and taking are one atomic
-   * step for every caller in every process. Only the attempt the item is marked running in
-   * (`markItemRunning`) can hold one: any other is `fenced`. An expired lease is what a crashed
-   * worker leaves behind; it stops counting by itself. Nothing is written unless `leased`.
+   * step for every caller in every process. Taking the lease marks the item `running` in attempt
+   * `attempt` (`started_at` set from `nowMs` on the first start), so a pending item turns running
+   * only once it may execute. A terminal item, or one a later attempt took, is `fenced`; a later
+   * attempt takes the item over from an earlier one. An expired lease is what a crashed worker
+   * leaves behind; it stops counting by itself. Nothing is written unless `leased`.
    * @throws BatchStoreError `not_found` (batch or item), `invalid` (`attempt` or `leaseMs` not a
    *   positive integer, `nowMs` not an integer >= 0; nothing read or written)
    */

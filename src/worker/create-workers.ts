@@ -1,7 +1,7 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS, type ActivityDeps } from '../activities';
+import { createBatchItemActivities, createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS, type ActivityDeps } from '../activities';
 import type { LoadedConfig } from '../config';
-import { CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
+import { BATCH_ITEM_TASK_QUEUE, CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { ApplicationFailure } from '@temporalio/common';
 import { subagentBacklogReader } from './subagent-backlog';
@@ -55,8 +55,9 @@ export interface CreateWorkersOptions {
   /** LangChain callback handlers attached to every chat model (tracing; tests record requests). */
   readonly modelCallbacks?: readonly BaseCallbackHandler[];
   /**
-   * Which task queues this process serves: both (default), or only one, for deployments that run
-   * dedicated subagent worker pools next to workflow workers.
+   * Which task queues this process serves: all (default), or the workflow queue or the subagent and
+   * batch item queues only, for deployments that run dedicated subagent worker pools next to
+   * workflow workers.
    */
   readonly queues?: WorkerQueues;
   /** Where MCP `env`/`headers` references are read. @default process.env */
@@ -69,12 +70,14 @@ export interface CreateWorkersOptions {
 export const WORKER_QUEUES = ['all', 'workflows', 'subagents'] as const;
 export type WorkerQueues = (typeof WORKER_QUEUES)[number];
 
-/** The two workers of one process: workflows and lead activities, and the subagent slots. */
+/** The workers of one process: workflows and lead activities, the subagent slots, the batch item slots. */
 export interface DeerflowWorkers {
   /** The `deerflow` queue worker (workflows, lead activities), unless this process serves subagents only. */
   readonly workflow: Worker | null;
   /** The `deerflow-subagents` queue worker, unless this process serves workflows only. */
   readonly subagents: Worker | null;
+  /** The `deerflow-batch-items` queue worker, where the subagent worker is. */
+  readonly batchItems: Worker | null;
   /** Runs the workers until `shutdown()` (or a fatal error). */
   run(): Promise<void>;
   /**
@@ -86,7 +89,9 @@ export interface DeerflowWorkers {
 
 /**
  * Creates the workers of one process. The subagent worker runs at most
- * `subagent_runtime.max_running` activities at once: that is this process's subagent capacity.
+ * `subagent_runtime.max_running` activities at once: that is this process's subagent capacity for
+ * lead runs. Batch items run on a queue of their own with as many slots again, so a batch's waiting
+ * items never hold up a lead run's tasks; each batch's `max_running_items` is enforced by leases.
  */
 export async function createWorkers(options: CreateWorkersOptions): Promise<DeerflowWorkers> {
   const { config, dir } = options.loaded;
@@ -149,22 +154,23 @@ async function startWorkers(options: CreateWorkersOptions, deps: ActivityDeps, m
     ...observed,
     ...shutdown,
   });
-  const subagents = queues === 'workflows' ? null : await Worker.create({
+  const subagentSlots = {
     connection: options.connection,
     namespace: options.namespace,
-    taskQueue: SUBAGENT_TASK_QUEUE,
-    activities: createSubagentActivities(deps),
     maxConcurrentActivityTaskExecutions: config.subagent_runtime.max_running,
     // Cancellation reaches an activity only through a heartbeat response: send them often enough
     // that cancelling a run stops its subagents within seconds (the SDK default waits up to 24 s).
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
     ...observed,
     ...shutdown,
-  });
-  const workers = [workflow, subagents].filter((w): w is Worker => w !== null);
+  };
+  const subagents = queues === 'workflows' ? null : await Worker.create({ ...subagentSlots, taskQueue: SUBAGENT_TASK_QUEUE, activities: createSubagentActivities(deps) });
+  const batchItems = queues === 'workflows' ? null : await Worker.create({ ...subagentSlots, taskQueue: BATCH_ITEM_TASK_QUEUE, activities: createBatchItemActivities(deps) });
+  const workers = [workflow, subagents, batchItems].filter((w): w is Worker => w !== null);
   return {
     workflow,
     subagents,
+    batchItems,
     run: async () => {
       try {
         await Promise.all(workers.map((w) => w.run()));

@@ -1,7 +1,7 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import type { BatchActivities, LeadActivities, SubagentActivities } from '../activities/activity-types';
+import type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActivities } from '../activities/activity-types';
 import { CONFIGURATION_ERROR_TYPE } from '../contracts/failure-types';
-import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
+import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 
 /**
  * Lead-queue activities (model steps, lead tools), retried with capped backoff unless misconfigured:
@@ -60,5 +60,14 @@ export const subagents = proxyActivities<SubagentActivities>({
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',
   // Attempts are decided by workflow code from the outcome (see decideTaskOutcome), never blindly.
+  retry: { maximumAttempts: 1 },
+});
+
+/** `runBatchItem`: a batch item's leased try; per-call options are set where it is scheduled. */
+export const batchItems = proxyActivities<BatchItemActivities>({
+  taskQueue: BATCH_ITEM_TASK_QUEUE,
+  startToCloseTimeout: '30 minutes',
+  heartbeatTimeout: '30 seconds',
+  // Like runSubagent: the item workflow decides on another attempt from the outcome.
   retry: { maximumAttempts: 1 },
 });

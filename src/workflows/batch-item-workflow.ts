@@ -26,7 +26,7 @@ import { SA_RUN_STATUS } from '../contracts/search-attributes';
 import { itemBookkeeping as bookkeeping } from './activity-proxies';
 import { decideItemOutcome, itemBackoffMs, type ItemDecision, type ItemTerminal } from './batch-item-outcome';
 import { itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
-import { executeSubagent } from './execute-subagent';
+import { executeBatchItemTry, executeSubagent } from './execute-subagent';
 import type { ExecutionOutcome } from './execution-outcome';
 import { WORKFLOW_PATCHES } from './patches';
 
@@ -38,28 +38,57 @@ function now(): string {
 }
 
 /**
- * One item of a batch: asks its batch for a running slot, asks the subagent queue for admission,
- * runs `runSubagent`, and decides from the outcome (pure {@link decideItemOutcome}) whether to
- * wait for capacity (no attempt used), retry (attempt used) or end. Every try is recorded on the
- * item row; the terminal write is fenced by the store, so a cancelled item stays cancelled.
+ * One item of a batch: runs a try as `runBatchItem`, which waits for one of the batch's running
+ * leases and runs the subagent while it holds it, and decides from the outcome (pure
+ * {@link decideItemOutcome}) whether to wait for capacity (no attempt used), retry (attempt used)
+ * or end. Every try is recorded on the item row; the terminal write is fenced by the store, so a
+ * cancelled item stays cancelled. Items started before patch `batch-item-leases` ask their batch
+ * for a running slot by signal and the subagent queue for admission, then run `runSubagent`.
  */
 export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promise<BatchItemOutcome> {
   const { runtime, key, progress, slotGranted } = checkItemInput(rawInput);
+  // Decided once, at start: older items were handed running slots by their batch.
+  const leased = patched(WORKFLOW_PATCHES.batchItemLeases);
   // Decided once, at start: older items started a try with two local activities.
-  const oneStartActivity = patched(WORKFLOW_PATCHES.batchItemStartAttempt);
+  const oneStartActivity = !leased && patched(WORKFLOW_PATCHES.batchItemStartAttempt);
   // The batch passed a running slot with the start: the first try does not ask for one.
   let holdsSlot = slotGranted;
   let granted = false;
   setHandler(itemSlotGrantedSignal, () => {
     granted = true;
   });
-  // Started by a batch: its running slots bound how many items execute at once.
+  // Started by a batch that hands out running slots: they bound how many items execute at once.
   const parentId = workflowInfo().parent?.workflowId;
-  const batch = parentId === undefined ? null : getExternalWorkflowHandle(parentId);
+  const batch = parentId === undefined || leased ? null : getExternalWorkflowHandle(parentId);
 
   let last: ItemTerminal;
   // The attempt executing right now, if any: a cancellation mid-run has used it.
   let executing: number | null = null;
+  let attemptsFromRow = false;
+  /** A try of an item started before patch `batch-item-leases`: slot, admission, running mark, `runSubagent`. */
+  const slottedTry = async (attempt: number, tries: number): Promise<{ decision: ItemDecision } | { ended: BatchItemOutcome }> => {
+    if (batch !== null && !holdsSlot) {
+      granted = false;
+      await batch.signal(requestItemSlotSignal, { key });
+      await condition(() => granted);
+    }
+    holdsSlot = false;
+    const { admission, mark } = await startAttempt(oneStartActivity, runtime.batchId, key, attempt);
+    if (mark === null) return { decision: { kind: 'capacity_wait', outcome: 'capacity_rejected', error: admission.rejection ?? admission.capacityMessage } };
+    // Terminal already: the batch was cancelled while this item waited.
+    if (!mark.written) return { ended: ended(key, mark.status as TerminalBatchItemStatus, progress.attemptsUsed) };
+    progress.startedAt ??= now();
+    details(runtime, progress, `attempt ${attempt} running`);
+    executing = attempt;
+    const decision = decideItemOutcome(await executeOnce(runtime, key, attempt, tries, admission), {
+      attempt,
+      maxAttempts: runtime.maxAttempts,
+      timeoutSeconds: runtime.subagent.timeoutSeconds,
+      queueTimeoutSeconds: admission.scheduleToStartSeconds,
+      capacityRejection: admission.policy === 'reject' ? admission.capacityMessage : null,
+    });
+    return { decision };
+  };
   try {
     for (let tries = 1; ; tries++) {
       if (workflowInfo().continueAsNewSuggested) {
@@ -67,30 +96,23 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
         await continueAsNew<typeof batchItemWorkflow>({ runtime, key, progress, ...(holdsSlot ? { slotGranted: true } : {}) });
       }
       const attempt = progress.attemptsUsed + 1;
-      details(runtime, progress, 'waiting for a running slot');
-      if (batch !== null && !holdsSlot) {
-        granted = false;
-        await batch.signal(requestItemSlotSignal, { key });
-        await condition(() => granted);
-      }
-      holdsSlot = false;
-      const { admission, mark } = await startAttempt(oneStartActivity, runtime.batchId, key, attempt);
       let decision: ItemDecision;
-      if (mark === null) {
-        decision = { kind: 'capacity_wait', outcome: 'capacity_rejected', error: admission.rejection ?? admission.capacityMessage };
-      } else {
-        // Terminal already: the batch was cancelled while this item waited.
-        if (!mark.written) return ended(key, mark.status as TerminalBatchItemStatus, progress.attemptsUsed);
-        progress.startedAt ??= now();
-        details(runtime, progress, `attempt ${attempt} running`);
+      if (leased) {
+        // The store marks the item running when the try takes its lease (and sets `started_at` then).
+        details(runtime, progress, `attempt ${attempt}: waiting for a running lease, or running`);
         executing = attempt;
-        decision = decideItemOutcome(await executeOnce(runtime, key, attempt, tries, admission), {
+        decision = decideItemOutcome(await executeLeasedTry(runtime, key, attempt, tries), {
           attempt,
           maxAttempts: runtime.maxAttempts,
           timeoutSeconds: runtime.subagent.timeoutSeconds,
-          queueTimeoutSeconds: admission.scheduleToStartSeconds,
-          capacityRejection: admission.policy === 'reject' ? admission.capacityMessage : null,
+          queueTimeoutSeconds: runtime.leaseSeconds,
+          capacityRejection: null,
         });
+      } else {
+        details(runtime, progress, 'waiting for a running slot');
+        const slotted = await slottedTry(attempt, tries);
+        if ('ended' in slotted) return slotted.ended;
+        decision = slotted.decision;
       }
       if (decision.kind === 'terminal') {
         progress.attemptsUsed = attempt;
@@ -112,7 +134,9 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
   } catch (err) {
     if (!isCancellation(err)) throw err;
     last = { kind: 'terminal', status: 'cancelled', stopReason: null, error: null, result: null };
-    if (executing !== null) progress.attemptsUsed = executing;
+    // A leased try may still have been waiting for its lease: the row knows whether it ran.
+    if (executing !== null && !leased) progress.attemptsUsed = executing;
+    attemptsFromRow = executing !== null && leased;
   }
   const decision = last;
   // The terminal write must happen even while the item is being cancelled.
@@ -126,6 +150,7 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
       stopReason: decision.stopReason,
       error: decision.error,
       attempts: progress.attemptsUsed,
+      ...(attemptsFromRow ? { attemptsFromRow } : {}),
       // An attempt that ended without a result keeps what it spent (failure or heartbeat details).
       modelName: decision.result?.modelName ?? decision.progress?.modelName ?? null,
       usage: decision.result?.usage ?? decision.progress?.usage ?? null,
@@ -167,6 +192,30 @@ function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tr
     heartbeatSeconds: runtime.leaseSeconds,
     rethrowCancellation: true,
     input: {
+      kind: 'batchItem',
+      threadId: runtime.threadId,
+      batchId: runtime.batchId,
+      key,
+      userId: runtime.ownerId,
+      attempt,
+      subagentType: runtime.subagent.name,
+      description: key,
+      parentModel: runtime.parentModel,
+      maxTurns: runtime.subagent.maxTurns,
+      availableSkills: runtime.availableSkills,
+    },
+  });
+}
+
+function executeLeasedTry(runtime: BatchItemRuntime, key: string, attempt: number, tries: number): Promise<ExecutionOutcome> {
+  return executeBatchItemTry({
+    // Unique per schedule: a capacity wait schedules the same attempt again.
+    activityId: `attempt-${attempt}.${tries}`,
+    subagentName: runtime.subagent.name,
+    timeoutSeconds: runtime.subagent.timeoutSeconds,
+    leaseSeconds: runtime.leaseSeconds,
+    pollIntervalSeconds: runtime.pollIntervalSeconds,
+    item: {
       kind: 'batchItem',
       threadId: runtime.threadId,
       batchId: runtime.batchId,

@@ -35,10 +35,11 @@ function doneCount(counts: BatchItemCounts): number {
 /**
  * One durable batch (SPEC Appendix C.3). The batch and its items are already rows in the
  * BatchStore; this workflow starts one `batchItemWorkflow` per item in key order, in a sliding
- * window of `maxLiveItems`, hands out `maxRunningItems` running slots (a new item starts only
- * when a slot is free, and holds it from its start: patch `batch-slots-with-start`), and continues as new
- * (after letting the live items finish) before its history grows large. `cancelBatch` cancels
- * every nonterminal item in the store at once, then the live item workflows.
+ * window of `maxLiveItems`, and continues as new (after letting the live items finish) before its
+ * history grows large. At most `maxRunningItems` items execute at once: each holds one of the
+ * batch's leases in the store while it runs (patch `batch-item-leases`); batches started before
+ * handed out running slots by signal instead. `cancelBatch` cancels every nonterminal item in the
+ * store at once, then the live item workflows.
  */
 export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<BatchState> {
   const parsed = inputSchemas.batch().safeParse(rawInput);
@@ -51,8 +52,10 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   const identity = patched(WORKFLOW_PATCHES.identitySearchAttributes)
     ? missingSearchAttributes(workflowInfo().typedSearchAttributes, batchSearchAttributes(input))
     : [];
+  // Decided once, at start: older batches handed out running slots themselves (items lease them now).
+  const leases = patched(WORKFLOW_PATCHES.batchItemLeases);
   // Decided once, at start: older batches started every item the window allowed, each asking for its slot.
-  const slotsWithStart = patched(WORKFLOW_PATCHES.batchSlotsWithStart);
+  const slotsWithStart = !leases && patched(WORKFLOW_PATCHES.batchSlotsWithStart);
   const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
   const state: BatchState = {
     batchId: runtime.batchId,
@@ -134,6 +137,11 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   };
 
   const grantSlots = () => {
+    // With leases every item started may be running, up to the limit: the store knows which.
+    if (leases) {
+      state.runningItems = Math.min(state.liveItems, input.maxRunningItems);
+      return;
+    }
     for (const key of slots.grant()) {
       // The item may have ended meanwhile; then its slot is freed when its workflow completes.
       getExternalWorkflowHandle(batchItemWorkflowId(runtime.batchId, key))

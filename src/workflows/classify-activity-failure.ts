@@ -1,5 +1,12 @@
 import { ActivityFailure, isCancellation, TimeoutFailure } from '@temporalio/workflow';
-import { applicationFailureOf, isApplicationFailureOf, isCancelledFailure, TASK_DEADLINE_EXCEEDED_TYPE, WORKER_SHUTDOWN_TYPE } from '../contracts/failure-types';
+import {
+  applicationFailureOf,
+  BATCH_LEASE_WAIT_TIMEOUT_TYPE,
+  isApplicationFailureOf,
+  isCancelledFailure,
+  TASK_DEADLINE_EXCEEDED_TYPE,
+  WORKER_SHUTDOWN_TYPE,
+} from '../contracts/failure-types';
 import type { SubagentProgress } from '../contracts/subagent-progress';
 import { inputSchemas } from './input-schemas';
 import type { ExecutionOutcome } from './execution-outcome';
@@ -26,6 +33,9 @@ export function classifyActivityFailure(err: unknown): Exclude<ExecutionOutcome,
   // The execution hit its own extendable deadline: the same verdict as Temporal's execution timeout.
   const deadline = applicationFailureOf(err, TASK_DEADLINE_EXCEEDED_TYPE);
   if (deadline !== null) return { kind: 'timeout', timeoutType: 'START_TO_CLOSE', ...reportedProgress(deadline.details?.[0]) };
+  // A batch item that found no free lease of its batch in time never reached a model: the same
+  // verdict as a queue timeout.
+  if (isApplicationFailureOf(err, BATCH_LEASE_WAIT_TIMEOUT_TYPE)) return { kind: 'timeout', timeoutType: 'SCHEDULE_TO_START' };
   if (isApplicationFailureOf(err, WORKER_SHUTDOWN_TYPE)) return { kind: 'worker_stopped' };
   if (isCancelledFailure(cause) || isCancellation(err)) return { kind: 'cancelled' };
   const message = cause instanceof Error ? cause.message : String(cause);

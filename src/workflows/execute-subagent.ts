@@ -1,9 +1,9 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { SubagentTaskInput } from '../contracts';
+import type { BatchItemExecution, SubagentExecutionResult, SubagentTaskInput } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
 import { subagentTaskWire } from '../contracts/subagent-task-wire';
-import { SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
-import { subagents } from './activity-proxies';
+import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
+import { batchItems, subagents } from './activity-proxies';
 import { classifyActivityFailure } from './classify-activity-failure';
 import type { ExecutionOutcome } from './execution-outcome';
 
@@ -30,9 +30,9 @@ export interface SubagentExecution {
  * Runs one execution with no Temporal retries (the workflow decides on another attempt) and turns
  * its result or failure into an {@link ExecutionOutcome}.
  */
-export async function executeSubagent(execution: SubagentExecution): Promise<ExecutionOutcome> {
-  try {
-    const result = await subagents.runSubagent.executeWithOptions(
+export function executeSubagent(execution: SubagentExecution): Promise<ExecutionOutcome> {
+  return outcomeOf(execution.rethrowCancellation, () =>
+    subagents.runSubagent.executeWithOptions(
       {
         taskQueue: SUBAGENT_TASK_QUEUE,
         activityId: execution.activityId,
@@ -43,10 +43,48 @@ export async function executeSubagent(execution: SubagentExecution): Promise<Exe
         retry: { maximumAttempts: 1 },
       },
       [subagentTaskWire(execution.input)],
-    );
-    return { kind: 'result', result };
+    ),
+  );
+}
+
+/** One leased try of a batch item, as the item workflow schedules it. */
+export interface BatchItemTry {
+  readonly activityId: string;
+  readonly subagentName: string;
+  readonly item: BatchItemExecution;
+  /** The subagent's execution cap; the wait for a lease may add up to one lease length. */
+  readonly timeoutSeconds: number;
+  readonly leaseSeconds: number;
+  readonly pollIntervalSeconds: number;
+}
+
+/**
+ * Runs one try of a batch item as `runBatchItem` on the batch item queue, with no Temporal retries.
+ * It waits on that queue for a slot with no timeout of its own (the batch's window bounds how many
+ * wait), then for one of its batch's leases (at most one lease length: a capacity wait after that).
+ * Its own cancellation is rethrown: it ends the item at once.
+ */
+export function executeBatchItemTry(itemTry: BatchItemTry): Promise<ExecutionOutcome> {
+  return outcomeOf(true, () =>
+    batchItems.runBatchItem.executeWithOptions(
+      {
+        taskQueue: BATCH_ITEM_TASK_QUEUE,
+        activityId: itemTry.activityId,
+        summary: boundText(`${itemTry.subagentName}: ${itemTry.item.key}`, 200),
+        startToCloseTimeout: (itemTry.timeoutSeconds + itemTry.leaseSeconds) * 1000,
+        heartbeatTimeout: itemTry.leaseSeconds * 1000,
+        retry: { maximumAttempts: 1 },
+      },
+      [{ item: itemTry.item, leaseSeconds: itemTry.leaseSeconds, pollIntervalSeconds: itemTry.pollIntervalSeconds }],
+    ),
+  );
+}
+
+async function outcomeOf(rethrowCancellation: boolean, run: () => Promise<SubagentExecutionResult>): Promise<ExecutionOutcome> {
+  try {
+    return { kind: 'result', result: await run() };
   } catch (err) {
-    if (execution.rethrowCancellation && isCancellation(err)) throw err;
+    if (rethrowCancellation && isCancellation(err)) throw err;
     return classifyActivityFailure(err);
   }
 }

@@ -59,4 +59,12 @@ export const WORKFLOW_PATCHES = {
    * upserted per call. One marker for all of it: each marker costs two history events per run.
    */
   batchedTaskBookkeeping: 'batched-task-bookkeeping',
+  /**
+   * Batch items run as `runBatchItem` on the `deerflow-batch-items` queue, which holds one of the
+   * batch's running leases in the store while it runs (and marks the item `running` when it takes
+   * it): the batch starts every item its window allows, and items wait on the task queue and for a
+   * lease, not for slots handed out by signal. Older batches handed out running slots themselves;
+   * older items asked for them, were admitted and marked running before `runSubagent`.
+   */
+  batchItemLeases: 'batch-item-leases',
 } as const;

@@ -43,6 +43,36 @@ test('a 50-item batch completes every item exactly once with exact counts', asyn
   expect(new Set(ends.map((e) => e.taskId)).size).toBe(50);
 });
 
+/** The most model calls that were in flight at once. */
+function mostAtOnce(spans: ReadonlyArray<{ start: number; end: number }>): number {
+  const edges = spans.flatMap((s) => [
+    [s.start, 1],
+    [s.end, -1],
+  ]);
+  // An end and a start at the same ms: the end first (the slot was free again).
+  edges.sort((x, y) => x[0]! - y[0]! || x[1]! - y[1]!);
+  let now = 0;
+  let most = 0;
+  for (const [, delta] of edges) {
+    now += delta!;
+    most = Math.max(most, now);
+  }
+  return most;
+}
+
+test("max_running_items bounds a batch's executions below the worker's slots, and is reached", async () => {
+  const h = await temporal.start(
+    { subagents: [{ match: '*', turns: [{ content: 'done', delay_ms: 400 }] }] },
+    { ...BATCHES_ON, subagent_runtime: { max_running: 6 } },
+  );
+  const items = Array.from({ length: 8 }, (_, i) => ({ prompt: `Item ${i}` }));
+  const started = await h.client.startBatch({ title: 'bounded', subagentType: 'general-purpose', items, ownerId: 'alice', maxLiveItems: 8, maxRunningItems: 2 });
+  const final = await started.handle.result();
+  expect(final.counts.completed).toBe(8);
+  expect(h.recorder.spans).toHaveLength(8);
+  expect(mostAtOnce(h.recorder.spans)).toBe(2);
+});
+
 test('an item whose first attempt fails succeeds on the second, with both attempts on its row', async () => {
   const h = await temporal.start(
     {
@@ -85,36 +115,46 @@ test('an item that fails on every attempt ends failed after max_attempts with th
   expect(item?.attempt_history.map((a) => [a.attempt, a.outcome])).toEqual([[1, 'failed']]);
 });
 
-test('with max_running 1 and the slot busy, rejected admissions use no attempt', async () => {
-  // Each item runs longer than the reject policy's dispatch grace (5 s), so whichever item waits
-  // for the single slot is refused at least once before it runs.
+test('a try that finds its batch full for a whole lease waits and tries again without using an attempt', async () => {
+  // One running lease, two worker slots: b's try takes a slot and waits for a's lease, which a holds
+  // longer than the 10 s lease wait (lease_seconds at its minimum).
   const h = await temporal.start(
-    { subagents: [{ match: '*', turns: [{ content: 'slow done', delay_ms: 5500 }] }] },
-    { subagent_batches: { enabled: true, poll_interval_seconds: 0.2, max_attempts: 1 }, subagent_runtime: { max_running: 1, admission_policy: 'reject' } },
+    { subagents: [{ match: '*', turns: [{ content: 'slow done', delay_ms: 11_000 }] }] },
+    { subagent_batches: { enabled: true, poll_interval_seconds: 0.2, lease_seconds: 10, max_attempts: 1 }, subagent_runtime: { max_running: 2 } },
   );
   const started = await h.client.startBatch({
     title: 'contended',
     subagentType: 'general-purpose',
     ownerId: 'carol',
-    maxRunningItems: 2,
+    maxRunningItems: 1,
     items: [
       { key: 'a', prompt: 'slow item' },
       { key: 'b', prompt: 'slow item' },
     ],
   });
   const final = await started.handle.result();
-  // max_attempts is 1: had a rejection used the attempt, the item would have failed.
+  // max_attempts is 1: had the wait used the attempt, the item would have failed.
   expect(final.counts).toMatchObject({ completed: 2, failed: 0 });
   const items = await h.stores.batches.listItems(started.batchId, 'carol', { limit: 10 });
   expect(items.map((i) => [i.key, i.status, i.attempts])).toEqual([
     ['a', 'completed', 1],
     ['b', 'completed', 1],
   ]);
-  const rejections = items.flatMap((i) => i.attempt_history);
-  expect(rejections.length).toBeGreaterThan(0);
-  for (const entry of rejections) {
-    expect(entry).toMatchObject({ attempt: 1, outcome: 'capacity_rejected', error: expect.stringContaining('Subagent execution capacity is full (1 running') });
+  // The item that waited is the one that ran second; the first never waited.
+  const [first, second] = [...items].sort((x, y) => x.attempt_history.length - y.attempt_history.length);
+  expect(first!.attempt_history).toEqual([]);
+  expect(second!.attempt_history.length).toBeGreaterThan(0);
+  for (const entry of second!.attempt_history) {
+    expect(entry).toMatchObject({ attempt: 1, outcome: 'capacity_timeout', error: 'Timed out after 10s waiting for a subagent execution slot' });
   }
+  // The runs never overlapped: the second started after the first ended.
+  const runs = await h.stores.events.listEvents({ runId: started.batchId, eventTypes: ['subagent.start', 'subagent.end'] });
+  expect(runs.map((e) => [e.event, e.taskId])).toEqual([
+    ['subagent.start', first!.key],
+    ['subagent.end', first!.key],
+    ['subagent.start', second!.key],
+    ['subagent.end', second!.key],
+  ]);
   expect(h.recorder.requests).toHaveLength(2);
 });
 
@@ -170,12 +210,12 @@ test('a bad item rejects the whole request before anything is stored', async () 
 
 test('a batch continues as new before its history grows large, without losing or repeating an item', async () => {
   const h = await temporal.start({ subagents: [{ match: '*', turns: [{ content: 'ok' }] }] }, { ...BATCHES_ON, subagent_runtime: { max_running: 4 } });
-  const items = Array.from({ length: 40 }, (_, i) => ({ prompt: `Item ${i}` }));
+  const items = Array.from({ length: 60 }, (_, i) => ({ prompt: `Item ${i}` }));
   const started = await h.client.startBatch({ title: 'long', subagentType: 'general-purpose', items, ownerId: 'hal', maxLiveItems: 8, maxRunningItems: 4, historyEventLimit: 100 });
   const final = await started.handle.result();
   expect(final.continuedRuns).toBeGreaterThanOrEqual(2);
-  expect(final.counts).toEqual({ pending: 0, running: 0, completed: 40, failed: 0, cancelled: 0, timed_out: 0 });
-  expect(h.recorder.requests).toHaveLength(40);
+  expect(final.counts).toEqual({ pending: 0, running: 0, completed: 60, failed: 0, cancelled: 0, timed_out: 0 });
+  expect(h.recorder.requests).toHaveLength(60);
   // Every run of the chain stopped starting items at the limit: its history stays near it.
   const client = temporal.env().client;
   const runs: number[] = [];

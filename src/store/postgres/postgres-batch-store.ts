@@ -20,6 +20,7 @@ import {
   pageByKey,
   parseBatchInput,
   parseCreateBatch,
+  leaseFenced,
   parseItemLease,
   parseLeaseAttempt,
   parseListQuery,
@@ -168,7 +169,7 @@ export class PostgresBatchStore implements BatchStore {
       );
       const item = res.rows[0];
       if (!item) throw BatchStoreError.notFound(batchId, key);
-      if (item.status !== 'running' || item.attempts !== lease.attempt) return { kind: 'fenced', status: item.status };
+      if (leaseFenced(item, lease.attempt)) return { kind: 'fenced', status: item.status };
       const leased = await client.query<{ n: number }>(
         `SELECT count(*)::integer AS n FROM batch_items WHERE batch_id = $1 AND key <> $2 AND status = 'running' AND lease_expires_ms > $3`,
         [batchId, key, lease.nowMs],
@@ -176,7 +177,11 @@ export class PostgresBatchStore implements BatchStore {
       const n = leased.rows[0]?.n ?? 0;
       if (n >= maxRunning) return { kind: 'full', leased: n, maxRunning };
       const expiresAtMs = lease.nowMs + lease.leaseMs;
-      await client.query('UPDATE batch_items SET lease_expires_ms = $1 WHERE batch_id = $2 AND key = $3', [expiresAtMs, batchId, key]);
+      await client.query(
+        `UPDATE batch_items SET status = 'running', attempts = $1, lease_expires_ms = $2, started_at = COALESCE(started_at, $3), updated_at = $4
+         WHERE batch_id = $5 AND key = $6`,
+        [lease.attempt, expiresAtMs, new Date(lease.nowMs).toISOString(), now(), batchId, key],
+      );
       return { kind: 'leased', expiresAtMs };
     });
   }

@@ -19,6 +19,7 @@ import {
   pageByKey,
   parseBatchInput,
   parseCreateBatch,
+  leaseFenced,
   parseItemLease,
   parseLeaseAttempt,
   parseListQuery,
@@ -93,7 +94,7 @@ export class SqliteBatchStore implements BatchStore {
   readonly #markRunning;
   readonly #itemStatus;
   readonly #maxRunning;
-  readonly #runningAttempt;
+  readonly #leaseAttempt;
   readonly #leasedOthers;
   readonly #setLease;
   readonly #releaseLease;
@@ -113,11 +114,14 @@ export class SqliteBatchStore implements BatchStore {
     );
     this.#itemStatus = db.prepare<[string, string]>('SELECT status FROM batch_items WHERE batch_id = ? AND key = ?');
     this.#maxRunning = db.prepare<[string]>('SELECT max_running_items FROM batches WHERE batch_id = ?');
-    this.#runningAttempt = db.prepare<[string, string]>('SELECT status, attempts FROM batch_items WHERE batch_id = ? AND key = ?');
+    this.#leaseAttempt = db.prepare<[string, string]>('SELECT status, attempts FROM batch_items WHERE batch_id = ? AND key = ?');
     this.#leasedOthers = db.prepare<[string, string, number]>(
       `SELECT count(*) AS n FROM batch_items WHERE batch_id = ? AND key <> ? AND status = 'running' AND lease_expires_ms > ?`,
     );
-    this.#setLease = db.prepare<[number, string, string]>('UPDATE batch_items SET lease_expires_ms = ? WHERE batch_id = ? AND key = ?');
+    this.#setLease = db.prepare<[number, number, string, string, string, string]>(
+      `UPDATE batch_items SET status = 'running', attempts = ?, lease_expires_ms = ?, started_at = COALESCE(started_at, ?), updated_at = ?
+       WHERE batch_id = ? AND key = ?`,
+    );
     this.#releaseLease = db.prepare<[string, string, number]>(
       'UPDATE batch_items SET lease_expires_ms = NULL WHERE batch_id = ? AND key = ? AND attempts = ? AND lease_expires_ms IS NOT NULL',
     );
@@ -245,13 +249,13 @@ export class SqliteBatchStore implements BatchStore {
     return this.group.run((): ItemLeaseOutcome => {
       const batch = this.#maxRunning.get(batchId) as { max_running_items: number } | undefined;
       if (!batch) throw BatchStoreError.notFound(batchId);
-      const item = this.#runningAttempt.get(batchId, key) as { status: BatchItemStatus; attempts: number } | undefined;
+      const item = this.#leaseAttempt.get(batchId, key) as { status: BatchItemStatus; attempts: number } | undefined;
       if (!item) throw BatchStoreError.notFound(batchId, key);
-      if (item.status !== 'running' || item.attempts !== lease.attempt) return { kind: 'fenced', status: item.status };
+      if (leaseFenced(item, lease.attempt)) return { kind: 'fenced', status: item.status };
       const { n } = this.#leasedOthers.get(batchId, key, lease.nowMs) as { n: number };
       if (n >= batch.max_running_items) return { kind: 'full', leased: n, maxRunning: batch.max_running_items };
       const expiresAtMs = lease.nowMs + lease.leaseMs;
-      this.#setLease.run(expiresAtMs, batchId, key);
+      this.#setLease.run(lease.attempt, expiresAtMs, new Date(lease.nowMs).toISOString(), now(), batchId, key);
       return { kind: 'leased', expiresAtMs };
     });
   }

@@ -16,7 +16,7 @@ async function runningBatch(store: BatchStore, keys: readonly string[], maxRunni
   for (const key of keys) await store.markItemRunning(overrides.batchId ?? 'b1', key, 1);
 }
 
-/** Running leases: at most `max_running_items` unexpired leases per batch, fenced by the item's running attempt. */
+/** Running leases: at most `max_running_items` unexpired leases per batch; taking one marks the item running in its attempt. */
 export function batchItemLeaseSpec(batches: () => BatchStore): void {
   const acquire = (key: string, nowMs = T, attempt = 1) => batches().acquireItemLease('b1', key, attempt, LEASE_MS, nowMs);
   const leased = (nowMs = T) => ({ kind: 'leased', expiresAtMs: nowMs + LEASE_MS });
@@ -74,18 +74,28 @@ export function batchItemLeaseSpec(batches: () => BatchStore): void {
       await batches().releaseItemLease('ghost', 'a', 1);
     });
 
-    it('fences a terminal item, a pending item and a stale attempt, and writes nothing for them', async () => {
-      await batches().createBatch(batchInput({ items: itemsFor(['a', 'b', 'c', 'd']), limits: leaseLimits(1) }), { maxItems: MAX_ITEMS });
+    it('fences a terminal item and a stale attempt, and writes nothing for them', async () => {
+      await batches().createBatch(batchInput({ items: itemsFor(['a', 'c', 'd']), limits: leaseLimits(1) }), { maxItems: MAX_ITEMS });
       await batches().completeItem('b1', 'a', completion());
-      await batches().markItemRunning('b1', 'c', 1);
       await batches().markItemRunning('b1', 'c', 2);
       expect(await acquire('a')).toEqual({ kind: 'fenced', status: 'completed' });
-      expect(await acquire('b')).toEqual({ kind: 'fenced', status: 'pending' });
       expect(await acquire('c', T, 1)).toEqual({ kind: 'fenced', status: 'running' });
-      expect(await acquire('c', T, 3)).toEqual({ kind: 'fenced', status: 'running' });
+      expect(await batches().getItem('b1', OWNER, 'c')).toMatchObject({ status: 'running', attempts: 2 });
       await batches().markItemRunning('b1', 'd', 1);
       expect(await acquire('d')).toEqual(leased());
       expect(await acquire('c', T, 2)).toEqual(full(1));
+    });
+
+    it('taking a lease marks a pending item running in that attempt; a full batch leaves it pending', async () => {
+      await batches().createBatch(batchInput({ items: itemsFor(['a', 'b']), limits: leaseLimits(1) }), { maxItems: MAX_ITEMS });
+      expect(await acquire('a', T, 1)).toEqual(leased());
+      expect(await batches().getItem('b1', OWNER, 'a')).toMatchObject({ status: 'running', attempts: 1, started_at: new Date(T).toISOString() });
+      expect(await acquire('b', T, 1)).toEqual(full(1));
+      expect(await batches().getItem('b1', OWNER, 'b')).toMatchObject({ status: 'pending', attempts: 0, started_at: null });
+      // A later attempt takes the item over; its first start time stays.
+      expect(await acquire('a', T + 5000, 2)).toEqual(leased(T + 5000));
+      expect(await batches().getItem('b1', OWNER, 'a')).toMatchObject({ status: 'running', attempts: 2, started_at: new Date(T).toISOString() });
+      expect(await acquire('a', T + 6000, 1)).toEqual({ kind: 'fenced', status: 'running' });
     });
 
     it('a new attempt starts without the lease of the one before', async () => {

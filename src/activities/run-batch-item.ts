@@ -1,0 +1,90 @@
+import { log } from '@temporalio/activity';
+import { ApplicationFailure } from '@temporalio/common';
+import {
+  BATCH_ITEM_FENCED_TYPE,
+  BATCH_LEASE_WAIT_TIMEOUT_TYPE,
+  BatchItemRunInputSchema,
+  type BatchItemExecution,
+  type BatchItemRunInput,
+  type SubagentExecutionResult,
+} from '../contracts';
+import type { BatchStore, ItemLeaseOutcome } from '../store';
+import type { BatchLeaseWaiters } from './batch-lease-waiters';
+import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
+import { parseActivityInput } from './parse-activity-input';
+import type { SubagentExecutor } from './run-subagent';
+import { untilStored } from './until-stored';
+
+/** A held lease is renewed this many times per lease length, so one missed renewal never loses it. */
+const RENEWALS_PER_LEASE = 3;
+
+/**
+ * Builds the `runBatchItem` activity: one try of a batch item, run only while it holds one of its
+ * batch's running leases (at most `max_running_items` items of a batch hold one, across every
+ * worker). The try takes the lease (which also marks the item `running` in this attempt), waits
+ * for one while the batch is full, keeps it renewed while the subagent runs, and gives it back at
+ * the end, waking the next try of the same batch waiting in this process.
+ */
+export function createRunBatchItem(batches: BatchStore, execute: SubagentExecutor, waiters: BatchLeaseWaiters) {
+  return async function runBatchItem(raw: BatchItemRunInput): Promise<SubagentExecutionResult> {
+    const { item, leaseSeconds, pollIntervalSeconds } = parseActivityInput(BatchItemRunInputSchema, raw, 'runBatchItem');
+    const leaseMs = leaseSeconds * 1000;
+    const acquire = () => batches.acquireItemLease(item.batchId, item.key, item.attempt, leaseMs);
+    await withHeartbeats((signal) => waitForLease(item, acquire, { leaseMs, pollMs: pollIntervalSeconds * 1000, signal }, waiters));
+    const renewal = setInterval(() => void renew(item, acquire), leaseMs / RENEWALS_PER_LEASE);
+    try {
+      return await execute(item);
+    } finally {
+      clearInterval(renewal);
+      // A release that fails leaves the lease to expire: the batch runs one item fewer meanwhile.
+      await batches.releaseItemLease(item.batchId, item.key, item.attempt).catch((err: unknown) => {
+        log.warn('Could not give a batch lease back; it expires by itself', { batchId: item.batchId, key: item.key, error: String(err) });
+      });
+      waiters.released(item.batchId);
+    }
+  };
+}
+
+interface LeaseWait {
+  readonly leaseMs: number;
+  readonly pollMs: number;
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Takes the item's lease, waiting while its batch is full: woken by a lease released in this
+ * process, or after a poll interval. Waits at most one lease length, then ends the try as a
+ * capacity wait (no attempt used); a fenced item (terminal, or taken over) ends it at once.
+ */
+async function waitForLease(item: BatchItemExecution, acquire: () => Promise<ItemLeaseOutcome>, wait: LeaseWait, waiters: BatchLeaseWaiters): Promise<void> {
+  const giveUpAt = Date.now() + wait.leaseMs;
+  for (;;) {
+    const outcome = await untilStored(acquire);
+    if (outcome.kind === 'leased') return;
+    if (outcome.kind === 'fenced') {
+      throw ApplicationFailure.nonRetryable(`Batch item ${item.key} is ${outcome.status} already; attempt ${item.attempt} does not run`, BATCH_ITEM_FENCED_TYPE);
+    }
+    const left = giveUpAt - Date.now();
+    if (left <= 0) {
+      throw ApplicationFailure.nonRetryable(
+        `Waited ${wait.leaseMs / 1000}s for a running slot of batch ${item.batchId} (${outcome.leased} of ${outcome.maxRunning} running)`,
+        BATCH_LEASE_WAIT_TIMEOUT_TYPE,
+      );
+    }
+    await waiters.wait(item.batchId, Math.min(wait.pollMs, left), wait.signal);
+    rethrowIfCancelled(wait.signal);
+  }
+}
+
+/**
+ * Extends a held lease. The run goes on whatever the answer: a lease is lost only to a store that
+ * stayed out of reach for a whole lease length, and a fenced item is being cancelled anyway.
+ */
+async function renew(item: BatchItemExecution, acquire: () => Promise<ItemLeaseOutcome>): Promise<void> {
+  try {
+    const outcome = await acquire();
+    if (outcome.kind !== 'leased') log.warn('A running batch item lost its lease', { batchId: item.batchId, key: item.key, outcome: outcome.kind });
+  } catch (err) {
+    log.warn('Could not renew a batch lease; trying again at the next renewal', { batchId: item.batchId, key: item.key, error: String(err) });
+  }
+}
