@@ -1,7 +1,7 @@
 /**
  * Where a batch item's time goes, from histories: workflow-task and activity queue and execution
- * times of a sample of one variant's items and of its parent, and the throughput the running limit
- * allows when each slot is held for an item's whole life. See bench/README.md (Batch benchmark).
+ * times of a sample of one variant's items and of its parent, and how long an item lives. See
+ * bench/README.md (Batch benchmark).
  */
 import type { Client } from '@temporalio/client';
 import { profileText, profileWorkflows } from './history';
@@ -15,8 +15,6 @@ export interface BatchWorkflowTypes {
   readonly label: string;
   readonly itemType: string;
   readonly parentType: string;
-  /** Items that may run at once for the whole of their life (deerflow's running slots); null when only activities are limited. */
-  readonly slotsPerItemLife: number | null;
 }
 
 async function workflowIds(client: Client, workflowType: string, limit: number): Promise<string[]> {
@@ -37,10 +35,7 @@ export async function batchHistoryReport(client: Client, variant: BatchWorkflowT
   const lines = [
     profileText(`${variant.label}, items (a sample of ${items.workflows})`, items, items.workflows, 'item'),
     profileText(`${variant.label}, parent (its last run)`, parent, 1, 'run'),
-    `  ${variant.label}: an item lives ${fixed(itemLifeMs, 0)} ms on average (first to last event)` +
-      (variant.slotsPerItemLife === null || itemLifeMs === 0
-        ? ''
-        : `; ${variant.slotsPerItemLife} slots each held for an item's life allow at most ${fixed((variant.slotsPerItemLife * 1000) / itemLifeMs, 1)} items/s`),
+    `  ${variant.label}: an item lives ${fixed(itemLifeMs, 0)} ms on average (first to last event)`,
   ];
   return lines.join('\n');
 }

@@ -131,8 +131,8 @@ async function main(): Promise<void> {
     console.log(`deerflow / raw throughput: ${fixed(raw.wallMs / deerflow.wallMs, 2)}x (items/s ratio; 1x = as fast as raw Temporal)`);
     if (options.history) {
       console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
-      console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', slotsPerItemLife: null }));
-      console.log(await batchHistoryReport(temporal, { label: 'deerflow', itemType: 'batchItemWorkflow', parentType: 'batchWorkflow', slotsPerItemLife: options.running }));
+      console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow' }));
+      console.log(await batchHistoryReport(temporal, { label: 'deerflow', itemType: 'batchItemWorkflow', parentType: 'batchWorkflow' }));
     }
     workers.shutdown();
     baseline.shutdown();

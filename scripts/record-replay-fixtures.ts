@@ -266,7 +266,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
         key: 'c',
         file: 'batch-item-leased-retry.json',
         description:
-          'Patch "batch-item-leases": the flaky item: its first runBatchItem try fails (recorded as failed on its row), the second, after the backoff, completes; no slot signals, no admission, no running-mark activity.',
+          'The flaky item of a batch-item-leases batch (leased: true in its input, no marker of its own): its first runBatchItem try fails (recorded as failed on its row), the second, after the backoff, completes; no slot signals, no admission, no running-mark activity.',
       },
     },
   },
@@ -281,7 +281,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
         key: '01',
         file: 'batch-item-leased-cancelled.json',
         description:
-          'Patch "batch-item-leases": an item cancelled by its batch while its leased try ran: its terminal write takes the attempts from the row (attemptsFromRow), and it ends cancelled.',
+          'An item of a batch-item-leases batch (leased: true in its input) cancelled by its batch while its runBatchItem try ran: its terminal write takes the attempts from the row (attemptsFromRow), and it ends cancelled.',
       },
       items: batchItems(6),
       maxRunningItems: 2,

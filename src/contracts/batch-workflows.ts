@@ -52,6 +52,12 @@ export const BatchItemWorkflowInputSchema = z.object({
    * one. Absent in items started before slots came with the start, and in continued item runs.
    */
   slotGranted: z.boolean().optional(),
+  /**
+   * The item's tries lease their running slot in the store (`runBatchItem`): set by batches
+   * started after patch `batch-item-leases`, and carried when the item continues as new. Absent
+   * in items of older batches, which hand out running slots by signal.
+   */
+  leased: z.boolean().optional(),
 });
 export type BatchItemWorkflowInput = z.input<typeof BatchItemWorkflowInputSchema>;
 

@@ -9,16 +9,23 @@ import { failureMessage } from './classify-activity-failure';
 
 /**
  * Runs item `key` as a child workflow in `scope` (the batch cancels the scope to cancel its items)
- * and resolves to the status its row ended with. `slotGranted`: the item starts holding a running slot. A child that failed (or never started) leaves its
- * row to the batch, which writes it here; the store fences the write.
+ * and resolves to the status its row ended with. `start` says how the item gets its running slot:
+ * it leases one per try, it starts holding one the batch granted, or it asks the batch for one. A
+ * child that failed (or never started) leaves its row to the batch, which writes it here; the
+ * store fences the write.
  */
-export function runBatchItemChild(scope: CancellationScope, input: BatchWorkflowInput, key: string, slotGranted: boolean): Promise<BatchItemStatus> {
+export function runBatchItemChild(
+  scope: CancellationScope,
+  input: BatchWorkflowInput,
+  key: string,
+  start: { readonly leased: true } | { readonly slotGranted: true } | Record<string, never>,
+): Promise<BatchItemStatus> {
   const { runtime } = input;
   return scope
     .run(() =>
       executeChild(batchItemWorkflow, {
         workflowId: batchItemWorkflowId(runtime.batchId, key),
-        args: [slotGranted ? { runtime, key, slotGranted } : { runtime, key }],
+        args: [{ runtime, key, ...start }],
         staticSummary: boundText(`${input.title}: item ${key}`, 200),
         typedSearchAttributes: [
           { key: SA_BATCH_ID, value: runtime.batchId },

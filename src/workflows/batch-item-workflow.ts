@@ -42,13 +42,13 @@ function now(): string {
  * leases and runs the subagent while it holds it, and decides from the outcome (pure
  * {@link decideItemOutcome}) whether to wait for capacity (no attempt used), retry (attempt used)
  * or end. Every try is recorded on the item row; the terminal write is fenced by the store, so a
- * cancelled item stays cancelled. Items started before patch `batch-item-leases` ask their batch
- * for a running slot by signal and the subagent queue for admission, then run `runSubagent`.
+ * cancelled item stays cancelled. Items of batches started before patch `batch-item-leases` (no
+ * `leased` in their input: the batch decided, so an item needs no patch marker of its own) ask
+ * their batch for a running slot by signal and the subagent queue for admission, then run
+ * `runSubagent`.
  */
 export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promise<BatchItemOutcome> {
-  const { runtime, key, progress, slotGranted } = checkItemInput(rawInput);
-  // Decided once, at start: older items were handed running slots by their batch.
-  const leased = patched(WORKFLOW_PATCHES.batchItemLeases);
+  const { runtime, key, progress, slotGranted, leased } = checkItemInput(rawInput);
   // Decided once, at start: older items started a try with two local activities.
   const oneStartActivity = !leased && patched(WORKFLOW_PATCHES.batchItemStartAttempt);
   // The batch passed a running slot with the start: the first try does not ask for one.
@@ -93,7 +93,7 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
     for (let tries = 1; ; tries++) {
       if (workflowInfo().continueAsNewSuggested) {
         // A slot passed with the start goes with it: the batch counts it as held, not as asked for.
-        await continueAsNew<typeof batchItemWorkflow>({ runtime, key, progress, ...(holdsSlot ? { slotGranted: true } : {}) });
+        await continueAsNew<typeof batchItemWorkflow>({ runtime, key, progress, ...(holdsSlot ? { slotGranted: true } : {}), ...(leased ? { leased } : {}) });
       }
       const attempt = progress.attemptsUsed + 1;
       let decision: ItemDecision;
@@ -236,7 +236,7 @@ function executeLeasedTry(runtime: BatchItemRuntime, key: string, attempt: numbe
  * validated (zod) and a key read from the store; loading zod in every item workflow would cost
  * ~35 ms of CPU per item (measured with `npm run bench:batch`), so this checks the shape it relies on.
  */
-function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntime; key: string; progress: BatchItemProgress; slotGranted: boolean } {
+function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntime; key: string; progress: BatchItemProgress; slotGranted: boolean; leased: boolean } {
   const problems: string[] = [];
   if (typeof raw?.key !== 'string' || raw.key.trim() === '') problems.push('key: must be a non-empty string');
   const runtime = raw?.runtime;
@@ -248,5 +248,11 @@ function checkItemInput(raw: BatchItemWorkflowInput): { runtime: BatchItemRuntim
     if (typeof runtime?.[field] !== 'number' || !(runtime[field] > 0)) problems.push(`runtime.${field}: must be a positive number`);
   }
   if (problems.length > 0) throw ApplicationFailure.nonRetryable(`Invalid batch item input: ${problems.join('; ')}`, INVALID_INPUT_TYPE);
-  return { runtime, key: raw.key, progress: { attemptsUsed: 0, capacityWaits: 0, startedAt: null, ...raw.progress }, slotGranted: raw.slotGranted === true };
+  return {
+    runtime,
+    key: raw.key,
+    progress: { attemptsUsed: 0, capacityWaits: 0, startedAt: null, ...raw.progress },
+    slotGranted: raw.slotGranted === true,
+    leased: raw.leased === true,
+  };
 }

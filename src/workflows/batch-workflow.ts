@@ -122,7 +122,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     state.counts.pending -= 1;
     state.counts.running += 1;
     if (slotsWithStart) slots.hold(key);
-    void runBatchItemChild(items, input, key, slotsWithStart)
+    void runBatchItemChild(items, input, key, leases ? { leased: true } : slotsWithStart ? { slotGranted: true } : {})
       .then((status) => {
         if (cancelled === null) {
           state.counts.running -= 1;

@@ -64,7 +64,8 @@ export const WORKFLOW_PATCHES = {
    * batch's running leases in the store while it runs (and marks the item `running` when it takes
    * it): the batch starts every item its window allows, and items wait on the task queue and for a
    * lease, not for slots handed out by signal. Older batches handed out running slots themselves;
-   * older items asked for them, were admitted and marked running before `runSubagent`.
+   * older items asked for them, were admitted and marked running before `runSubagent`. Only the
+   * batch calls this marker; it starts its items with `leased` in their input.
    */
   batchItemLeases: 'batch-item-leases',
 } as const;
