@@ -78,24 +78,27 @@ export function parseCreateBatch(input: unknown, maxItems: number): ParsedBatch 
 /** @internal */
 export const parseListQuery = (batchId: string, query: unknown): ParsedListQuery => parseBatchInput(ListBatchItemsQuerySchema, query, batchId);
 
+// Built once: zod compiles a parser per schema object, which costs more than the parse itself.
+const PageLimitSchema = z.number().int().min(1).max(BATCH_LIST_MAX_LIMIT);
+const RunningMarkSchema = z.strictObject({ attempt: z.number().int().min(1), at: z.iso.datetime({ offset: true }).optional() });
+const LeaseAttemptSchema = z.number().int().min(1);
+const ItemLeaseSchema = z.strictObject({ attempt: LeaseAttemptSchema, leaseMs: z.number().int().min(1), nowMs: z.number().int().min(0) });
+const LeaseReleaseSchema = z.strictObject({ attempt: LeaseAttemptSchema });
+
 /** @throws BatchStoreError `invalid` unless `limit` is an integer in 1..1000. @internal */
 export function checkPageLimit(batchId: string, limit: number): number {
-  return parseBatchInput(z.number().int().min(1).max(BATCH_LIST_MAX_LIMIT), limit, batchId);
+  return parseBatchInput(PageLimitSchema, limit, batchId);
 }
 
 /** @throws BatchStoreError `invalid` unless `attempt` >= 1 and `at` (if given) is ISO 8601. @internal */
 export function parseRunningMark(batchId: string, key: string, attempt: number, at: string | undefined): { attempt: number; at: string } {
-  const schema = z.strictObject({ attempt: z.number().int().min(1), at: z.iso.datetime({ offset: true }).optional() });
-  const parsed = parseBatchInput(schema, { attempt, at }, batchId, key);
+  const parsed = parseBatchInput(RunningMarkSchema, { attempt, at }, batchId, key);
   return { attempt: parsed.attempt, at: new Date(parsed.at ?? Date.now()).toISOString() };
 }
 
-const LeaseAttemptSchema = z.number().int().min(1);
-
 /** @throws BatchStoreError `invalid` unless `attempt` and `leaseMs` are >= 1 and `nowMs` is an integer >= 0. @internal */
 export function parseItemLease(batchId: string, key: string, attempt: number, leaseMs: number, nowMs: number): { attempt: number; leaseMs: number; nowMs: number } {
-  const schema = z.strictObject({ attempt: LeaseAttemptSchema, leaseMs: z.number().int().min(1), nowMs: z.number().int().min(0) });
-  return parseBatchInput(schema, { attempt, leaseMs, nowMs }, batchId, key);
+  return parseBatchInput(ItemLeaseSchema, { attempt, leaseMs, nowMs }, batchId, key);
 }
 
 /**
@@ -108,7 +111,7 @@ export function leaseFenced(item: { status: BatchItemStatus; attempts: number },
 
 /** @throws BatchStoreError `invalid` unless `attempt` >= 1. @internal */
 export function parseLeaseAttempt(batchId: string, key: string, attempt: number): number {
-  return parseBatchInput(z.strictObject({ attempt: LeaseAttemptSchema }), { attempt }, batchId, key).attempt;
+  return parseBatchInput(LeaseReleaseSchema, { attempt }, batchId, key).attempt;
 }
 
 /**
