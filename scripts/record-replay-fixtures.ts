@@ -266,7 +266,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
         key: 'c',
         file: 'batch-item-leased-retry.json',
         description:
-          'The flaky item of a batch-item-leases batch (leased: true in its input, no marker of its own): its first runBatchItem try fails (recorded as failed on its row), the second, after the backoff, completes; no slot signals, no admission, no running-mark activity.',
+          'The flaky item of a batch-item-leases batch (leased: true in its input, no marker of its own): its first runBatchItem try fails (recorded as failed on its row), the second, after the backoff, completes and writes the end of the item itself (no finishBatchItem); no slot signals, no admission, no running-mark activity.',
       },
     },
   },

@@ -1,6 +1,7 @@
 import type {
   AdmissionDecision,
   BatchItemRunInput,
+  BatchItemRunResult,
   AdmissionRequest,
   CloseToolCallsInput,
   RecordClarificationInput,
@@ -51,6 +52,6 @@ export interface SubagentActivities {
 
 /** Activities on the `deerflow-batch-items` task queue. */
 export interface BatchItemActivities {
-  /** Runs one try of a batch item while it holds one of its batch's running leases. */
-  runBatchItem(input: BatchItemRunInput): Promise<SubagentExecutionResult>;
+  /** Runs one try of a batch item while it holds one of its batch's running leases; a completed one writes the item's end. */
+  runBatchItem(input: BatchItemRunInput): Promise<BatchItemRunResult>;
 }

@@ -14,13 +14,12 @@ import {
   type FinishBatchItemInput,
   StartBatchItemAttemptInputSchema,
   type StartBatchItemAttemptInput,
-  type TerminalBatchItemStatus,
 } from '../contracts';
 import { isBatchStoreError, type BatchStoreErrorCode, type ItemWriteOutcome } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { createAdmitSubagents } from './admit-subagents';
 import { parseActivityInput } from './parse-activity-input';
-import { createRecordTaskEnd } from './record-task-end';
+import { createItemEndWriter } from './batch-item-end';
 
 /** A batch's stored progress, read when a batch workflow run starts. */
 export interface BatchProgress {
@@ -59,7 +58,7 @@ async function nonRetryableStoreErrors<T>(work: () => Promise<T>): Promise<T> {
 /** Builds the batch bookkeeping activities (lead queue): every store write of a batch and its items. */
 export function createBatchActivities(deps: ActivityDeps) {
   const batches = deps.stores.batches;
-  const recordTaskEnd = createRecordTaskEnd(deps);
+  const writeItemEnd = createItemEndWriter(deps);
   const admitSubagents = createAdmitSubagents(deps);
   return {
     /** Up to `limit` pending keys after `afterKey`, in key order. */
@@ -100,48 +99,9 @@ export function createBatchActivities(deps: ActivityDeps) {
      * `subagent.end` event with the status the row holds, when the item ever executed.
      */
     async finishBatchItem(input: FinishBatchItemInput): Promise<FinishedItem> {
-      const { runtime, key } = input;
-      const result = input.status === 'completed' && input.resultRef ? ((await deps.stores.results.getResult(input.resultRef)) ?? null) : null;
-      const attempts = input.attemptsFromRow ? ((await batches.getItem(runtime.batchId, runtime.ownerId, key))?.attempts ?? input.attempts) : input.attempts;
-      const outcome = await nonRetryableStoreErrors(() =>
-        batches.completeItem(runtime.batchId, key, {
-          status: input.status,
-          result,
-          resultSha256: result === null ? null : input.resultSha256,
-          stopReason: input.stopReason,
-          error: input.error,
-          attempts,
-          usage: input.usage,
-          startedAt: input.startedAt,
-          completedAt: input.completedAt,
-        }),
-      );
-      if (attempts > 0) {
-        const status = outcome.status as TerminalBatchItemStatus;
-        const own = outcome.written;
-        await recordTaskEnd({
-          threadId: runtime.threadId,
-          runId: runtime.batchId,
-          task: {
-            taskId: key,
-            turn: 0,
-            subagent: runtime.subagent.name,
-            description: key,
-            status,
-            stopReason: own ? input.stopReason : null,
-            modelName: input.modelName,
-            usage: input.usage,
-            resultSha256: own ? input.resultSha256 : null,
-            resultRef: own && status === 'completed' ? input.resultRef : null,
-            error: own ? input.error : null,
-            errorCode: null,
-            attempts,
-            evidence: null,
-            extendedSeconds: 0,
-          },
-        });
-      }
-      return outcome;
+      const { runtime, ...end } = input;
+      const scope = { batchId: runtime.batchId, ownerId: runtime.ownerId, threadId: runtime.threadId, subagentName: runtime.subagent.name };
+      return nonRetryableStoreErrors(() => writeItemEnd(scope, end));
     },
 
     /** Cancels the batch in the store for its owner: every nonterminal item `cancelled`, at once. */

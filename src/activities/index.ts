@@ -13,6 +13,7 @@ import { createRecordClarification } from './record-clarification';
 import { createRunSubagent, createSubagentExecutor } from './run-subagent';
 import { createRunBatchItem } from './run-batch-item';
 import { BatchLeaseWaiters } from './batch-lease-waiters';
+import { createItemEndWriter } from './batch-item-end';
 
 /** Activities of the `deerflow` task queue. */
 export function createLeadActivities(deps: ActivityDeps): LeadActivities & BatchActivities {
@@ -37,7 +38,7 @@ export function createSubagentActivities(deps: ActivityDeps): SubagentActivities
 
 /** Activities of the `deerflow-batch-items` task queue; one worker's tries share their lease waits. */
 export function createBatchItemActivities(deps: ActivityDeps): BatchItemActivities {
-  return { runBatchItem: createRunBatchItem(deps.stores.batches, createSubagentExecutor(deps), new BatchLeaseWaiters()) };
+  return { runBatchItem: createRunBatchItem(deps.stores.batches, createSubagentExecutor(deps), createItemEndWriter(deps), new BatchLeaseWaiters()) };
 }
 
 export type { ActivityDeps } from './activity-deps';

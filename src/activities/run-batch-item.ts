@@ -6,9 +6,11 @@ import {
   BatchItemRunInputSchema,
   type BatchItemExecution,
   type BatchItemRunInput,
+  type BatchItemRunResult,
   type SubagentExecutionResult,
 } from '../contracts';
-import type { BatchStore, ItemLeaseOutcome } from '../store';
+import type { BatchStore, ItemLeaseOutcome, ItemWriteOutcome } from '../store';
+import type { ItemEnd, ItemEndScope } from './batch-item-end';
 import type { BatchLeaseWaiters } from './batch-lease-waiters';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
@@ -18,31 +20,72 @@ import { untilStored } from './until-stored';
 /** A held lease is renewed this many times per lease length, so one missed renewal never loses it. */
 const RENEWALS_PER_LEASE = 3;
 
+/** Writes an item's end (see `createItemEndWriter`). */
+export type ItemEndWriter = (scope: ItemEndScope, end: ItemEnd) => Promise<ItemWriteOutcome>;
+
 /**
  * Builds the `runBatchItem` activity: one try of a batch item, run only while it holds one of its
  * batch's running leases (at most `max_running_items` items of a batch hold one, across every
  * worker). The try takes the lease (which also marks the item `running` in this attempt), waits
  * for one while the batch is full, keeps it renewed while the subagent runs, and gives it back at
- * the end, waking the next try of the same batch waiting in this process.
+ * the end, waking the next try of the same batch waiting in this process. A completed try writes
+ * the item's end itself (which gives the lease back too): the item workflow then has nothing left
+ * to write, one activation and one local activity fewer per item.
  */
-export function createRunBatchItem(batches: BatchStore, execute: SubagentExecutor, waiters: BatchLeaseWaiters) {
-  return async function runBatchItem(raw: BatchItemRunInput): Promise<SubagentExecutionResult> {
+export function createRunBatchItem(batches: BatchStore, execute: SubagentExecutor, writeItemEnd: ItemEndWriter, waiters: BatchLeaseWaiters) {
+  return async function runBatchItem(raw: BatchItemRunInput): Promise<BatchItemRunResult> {
     const { item, leaseSeconds, pollIntervalSeconds } = parseActivityInput(BatchItemRunInputSchema, raw, 'runBatchItem');
     const leaseMs = leaseSeconds * 1000;
     const acquire = () => batches.acquireItemLease(item.batchId, item.key, item.attempt, leaseMs);
     await withHeartbeats((signal) => waitForLease(item, acquire, { leaseMs, pollMs: pollIntervalSeconds * 1000, signal }, waiters));
     const renewal = setInterval(() => void renew(item, acquire), leaseMs / RENEWALS_PER_LEASE);
+    let finished: ItemWriteOutcome | null = null;
     try {
-      return await execute(item);
+      const result = await execute(item);
+      clearInterval(renewal);
+      if (result.status === 'completed') finished = await writeCompleted(writeItemEnd, item, result);
+      return { result, finished };
     } finally {
       clearInterval(renewal);
-      // A release that fails leaves the lease to expire: the batch runs one item fewer meanwhile.
-      await batches.releaseItemLease(item.batchId, item.key, item.attempt).catch((err: unknown) => {
-        log.warn('Could not give a batch lease back; it expires by itself', { batchId: item.batchId, key: item.key, error: String(err) });
-      });
+      // An item whose end is written holds no lease any more.
+      if (finished === null) {
+        // A release that fails leaves the lease to expire: the batch runs one item fewer meanwhile.
+        await batches.releaseItemLease(item.batchId, item.key, item.attempt).catch((err: unknown) => {
+          log.warn('Could not give a batch lease back; it expires by itself', { batchId: item.batchId, key: item.key, error: String(err) });
+        });
+      }
       waiters.released(item.batchId);
     }
   };
+}
+
+/**
+ * The end of a completed try, as the item workflow would write it. A write that fails is left to
+ * the workflow (null), which retries it as a local activity.
+ */
+async function writeCompleted(writeItemEnd: ItemEndWriter, item: BatchItemExecution, result: SubagentExecutionResult): Promise<ItemWriteOutcome | null> {
+  try {
+    return await writeItemEnd(
+      { batchId: item.batchId, ownerId: item.userId, threadId: item.threadId, subagentName: item.subagentType },
+      {
+        key: item.key,
+        status: 'completed',
+        resultRef: result.resultRef,
+        resultSha256: result.resultSha256,
+        stopReason: result.stopReason,
+        error: null,
+        attempts: item.attempt,
+        modelName: result.modelName,
+        usage: result.usage,
+        // The lease set `started_at` when the first try took it.
+        startedAt: null,
+        completedAt: new Date().toISOString(),
+      },
+    );
+  } catch (err) {
+    log.warn('Could not write a completed batch item; its workflow writes it', { batchId: item.batchId, key: item.key, error: String(err) });
+    return null;
+  }
 }
 
 interface LeaseWait {

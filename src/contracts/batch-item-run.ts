@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { BatchItemStatus } from './batches';
 import { BatchItemExecutionSchema } from './subagent-task-input';
+import type { SubagentExecutionResult } from './workflow-io';
 
 /**
  * Input of the `runBatchItem` activity: one try of a batch item, which runs only while it holds
@@ -13,3 +15,14 @@ export const BatchItemRunInputSchema = z.object({
   pollIntervalSeconds: z.number().positive(),
 });
 export type BatchItemRunInput = z.infer<typeof BatchItemRunInputSchema>;
+
+/**
+ * What `runBatchItem` returns: the execution's result and, for a completed try, the item's
+ * terminal write it made itself (`written` false: the row was terminal already, e.g. cancelled;
+ * `status` is the row's). Null when the workflow must write the end (any other result, or a
+ * terminal write that failed here).
+ */
+export interface BatchItemRunResult {
+  readonly result: SubagentExecutionResult;
+  readonly finished: { readonly written: boolean; readonly status: BatchItemStatus } | null;
+}

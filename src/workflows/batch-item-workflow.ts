@@ -18,6 +18,7 @@ import type {
   BatchItemOutcome,
   BatchItemProgress,
   BatchItemRuntime,
+  BatchItemExecution,
   BatchItemWorkflowInput,
   TerminalBatchItemStatus,
 } from '../contracts';
@@ -26,7 +27,7 @@ import { SA_RUN_STATUS } from '../contracts/search-attributes';
 import { itemBookkeeping as bookkeeping } from './activity-proxies';
 import { decideItemOutcome, itemBackoffMs, type ItemDecision, type ItemTerminal } from './batch-item-outcome';
 import { itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
-import { executeBatchItemTry, executeSubagent } from './execute-subagent';
+import { executeBatchItemTry, executeSubagent, type BatchItemTryOutcome } from './execute-subagent';
 import type { ExecutionOutcome } from './execution-outcome';
 import { WORKFLOW_PATCHES } from './patches';
 
@@ -101,7 +102,13 @@ export async function batchItemWorkflow(rawInput: BatchItemWorkflowInput): Promi
         // The store marks the item running when the try takes its lease (and sets `started_at` then).
         details(runtime, progress, `attempt ${attempt}: waiting for a running lease, or running`);
         executing = attempt;
-        decision = decideItemOutcome(await executeLeasedTry(runtime, key, attempt, tries), {
+        const tried = await executeLeasedTry(runtime, key, attempt, tries);
+        // A completed try wrote the item's end itself: nothing is left to decide or write.
+        if (tried.finished !== null) {
+          const stopReason = tried.outcome.kind === 'result' && tried.finished.written ? tried.outcome.result.stopReason : null;
+          return ended(key, tried.finished.status as TerminalBatchItemStatus, attempt, stopReason);
+        }
+        decision = decideItemOutcome(tried.outcome, {
           attempt,
           maxAttempts: runtime.maxAttempts,
           timeoutSeconds: runtime.subagent.timeoutSeconds,
@@ -191,23 +198,28 @@ function executeOnce(runtime: BatchItemRuntime, key: string, attempt: number, tr
     startToCloseSeconds: runtime.subagent.timeoutSeconds,
     heartbeatSeconds: runtime.leaseSeconds,
     rethrowCancellation: true,
-    input: {
-      kind: 'batchItem',
-      threadId: runtime.threadId,
-      batchId: runtime.batchId,
-      key,
-      userId: runtime.ownerId,
-      attempt,
-      subagentType: runtime.subagent.name,
-      description: key,
-      parentModel: runtime.parentModel,
-      maxTurns: runtime.subagent.maxTurns,
-      availableSkills: runtime.availableSkills,
-    },
+    input: itemExecution(runtime, key, attempt),
   });
 }
 
-function executeLeasedTry(runtime: BatchItemRuntime, key: string, attempt: number, tries: number): Promise<ExecutionOutcome> {
+/** What one try of item `key` runs as, in attempt `attempt`. */
+function itemExecution(runtime: BatchItemRuntime, key: string, attempt: number): BatchItemExecution {
+  return {
+    kind: 'batchItem',
+    threadId: runtime.threadId,
+    batchId: runtime.batchId,
+    key,
+    userId: runtime.ownerId,
+    attempt,
+    subagentType: runtime.subagent.name,
+    description: key,
+    parentModel: runtime.parentModel,
+    maxTurns: runtime.subagent.maxTurns,
+    availableSkills: runtime.availableSkills,
+  };
+}
+
+function executeLeasedTry(runtime: BatchItemRuntime, key: string, attempt: number, tries: number): Promise<BatchItemTryOutcome> {
   return executeBatchItemTry({
     // Unique per schedule: a capacity wait schedules the same attempt again.
     activityId: `attempt-${attempt}.${tries}`,
@@ -215,19 +227,7 @@ function executeLeasedTry(runtime: BatchItemRuntime, key: string, attempt: numbe
     timeoutSeconds: runtime.subagent.timeoutSeconds,
     leaseSeconds: runtime.leaseSeconds,
     pollIntervalSeconds: runtime.pollIntervalSeconds,
-    item: {
-      kind: 'batchItem',
-      threadId: runtime.threadId,
-      batchId: runtime.batchId,
-      key,
-      userId: runtime.ownerId,
-      attempt,
-      subagentType: runtime.subagent.name,
-      description: key,
-      parentModel: runtime.parentModel,
-      maxTurns: runtime.subagent.maxTurns,
-      availableSkills: runtime.availableSkills,
-    },
+    item: itemExecution(runtime, key, attempt),
   });
 }
 

@@ -1,5 +1,5 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { BatchItemExecution, SubagentExecutionResult, SubagentTaskInput } from '../contracts';
+import type { BatchItemExecution, BatchItemRunResult, SubagentExecutionResult, SubagentTaskInput } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
 import { subagentTaskWire } from '../contracts/subagent-task-wire';
 import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
@@ -58,15 +58,22 @@ export interface BatchItemTry {
   readonly pollIntervalSeconds: number;
 }
 
+/** How a leased try ended, and the item's end when the try wrote it (a completed try). */
+export interface BatchItemTryOutcome {
+  readonly outcome: ExecutionOutcome;
+  readonly finished: BatchItemRunResult['finished'];
+}
+
 /**
  * Runs one try of a batch item as `runBatchItem` on the batch item queue, with no Temporal retries.
  * It waits on that queue for a slot with no timeout of its own (the batch's window bounds how many
  * wait), then for one of its batch's leases (at most one lease length: a capacity wait after that).
  * Its own cancellation is rethrown: it ends the item at once.
  */
-export function executeBatchItemTry(itemTry: BatchItemTry): Promise<ExecutionOutcome> {
-  return outcomeOf(true, () =>
-    batchItems.runBatchItem.executeWithOptions(
+export async function executeBatchItemTry(itemTry: BatchItemTry): Promise<BatchItemTryOutcome> {
+  let finished: BatchItemRunResult['finished'] = null;
+  const outcome = await outcomeOf(true, async () => {
+    const ran = await batchItems.runBatchItem.executeWithOptions(
       {
         taskQueue: BATCH_ITEM_TASK_QUEUE,
         activityId: itemTry.activityId,
@@ -76,8 +83,11 @@ export function executeBatchItemTry(itemTry: BatchItemTry): Promise<ExecutionOut
         retry: { maximumAttempts: 1 },
       },
       [{ item: itemTry.item, leaseSeconds: itemTry.leaseSeconds, pollIntervalSeconds: itemTry.pollIntervalSeconds }],
-    ),
-  );
+    );
+    finished = ran.finished;
+    return ran.result;
+  });
+  return { outcome, finished };
 }
 
 async function outcomeOf(rethrowCancellation: boolean, run: () => Promise<SubagentExecutionResult>): Promise<ExecutionOutcome> {

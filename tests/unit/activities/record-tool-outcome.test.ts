@@ -1,12 +1,11 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import { ApplicationFailure } from '@temporalio/common';
-import type { ActivityDeps } from '../../../src/activities/activity-deps';
 import { createRecordToolOutcome } from '../../../src/activities/record-tool-outcome';
-import { parseConfigText } from '../../../src/config';
 import { finishedTask, type RecordToolOutcomeInput, type ToolOutcome } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
 import { newTaskState } from '../../../src/workflows/new-lead-run-state';
+import { storeOnlyDeps } from '../../support/store-only-deps';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
@@ -24,14 +23,7 @@ describe('recordToolOutcome', () => {
   let record: (input: RecordToolOutcomeInput) => Promise<void>;
   beforeEach(async () => {
     stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
-    const deps: ActivityDeps = {
-      config: parseConfigText('{}', null),
-      stores,
-      createModel: () => {
-        throw new Error('no model here');
-      },
-      subagentBacklog: async () => 0,
-    };
+    const deps = storeOnlyDeps(stores);
     record = createRecordToolOutcome(deps);
   });
   afterEach(async () => {

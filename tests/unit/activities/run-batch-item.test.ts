@@ -1,5 +1,6 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
 import { ApplicationFailure } from '@temporalio/common';
+import { createItemEndWriter } from '../../../src/activities/batch-item-end';
 import { BatchLeaseWaiters } from '../../../src/activities/batch-lease-waiters';
 import { createRunBatchItem } from '../../../src/activities/run-batch-item';
 import type { SubagentExecutor } from '../../../src/activities/run-subagent';
@@ -7,6 +8,7 @@ import type { BatchItemExecution, BatchItemRunInput, SubagentExecutionResult } f
 import { BATCH_ITEM_FENCED_TYPE, BATCH_LEASE_WAIT_TIMEOUT_TYPE, INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { storeOnlyDeps } from '../../support/store-only-deps';
 
 const RESULT: SubagentExecutionResult = {
   taskId: 'a',
@@ -15,7 +17,7 @@ const RESULT: SubagentExecutionResult = {
   stopReason: null,
   resultBrief: 'done',
   resultSha256: null,
-  resultRef: 'r1',
+  resultRef: null,
   error: null,
   modelName: 'm',
   usage: null,
@@ -81,7 +83,8 @@ describe('runBatchItem', () => {
   beforeEach(async () => {
     stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
     executor = new HeldExecutor();
-    runBatchItem = createRunBatchItem(stores.batches, executor.execute, new BatchLeaseWaiters());
+    const deps = storeOnlyDeps(stores);
+    runBatchItem = createRunBatchItem(stores.batches, executor.execute, createItemEndWriter(deps), new BatchLeaseWaiters());
   });
   afterEach(async () => {
     await stores.close();
@@ -102,14 +105,40 @@ describe('runBatchItem', () => {
 
     const freedAt = Date.now();
     executor.finish('a');
-    await expect(a).resolves.toEqual(RESULT);
+    // A completed try writes the item's end itself, and its subagent.end.
+    await expect(a).resolves.toEqual({ result: RESULT, finished: { written: true, status: 'completed' } });
+    expect(await row('a')).toMatchObject({ status: 'completed', attempts: 1, result: null, completed_at: expect.any(String) });
+    const ends = await stores.events.listEvents({ runId: 'b1', eventTypes: ['subagent.end'] });
+    expect(ends.map((e) => [e.taskId, (e.payload as { status: string }).status])).toEqual([['a', 'completed']]);
     await until(() => executor.started.length === 3);
     // Woken by the release, not by the 60 s poll.
     expect(Date.now() - freedAt).toBeLessThan(2_000);
     expect(await row('c')).toMatchObject({ status: 'running', attempts: 1 });
     executor.finish('b');
     executor.finish('c');
-    await expect(Promise.all([b, c])).resolves.toEqual([RESULT, RESULT]);
+    const done = { result: RESULT, finished: { written: true, status: 'completed' } };
+    await expect(Promise.all([b, c])).resolves.toEqual([done, done]);
+  });
+
+  test('a try that did not complete leaves the end to its workflow and gives its lease back', async () => {
+    await stores.batches.createBatch(batchInput({ limits: { maxLiveItems: 10, maxRunningItems: 1, maxAttempts: 3 } }), { maxItems: MAX_ITEMS });
+    const a = run(itemTry('a'));
+    await until(() => executor.started.length === 1);
+    const failed: SubagentExecutionResult = { ...RESULT, status: 'failed', error: 'refused', resultBrief: null };
+    executor.finish('a', failed);
+    await expect(a).resolves.toEqual({ result: failed, finished: null });
+    expect(await row('a')).toMatchObject({ status: 'running', attempts: 1 });
+    await expect(stores.batches.acquireItemLease('b1', 'b', 1, 30_000)).resolves.toMatchObject({ kind: 'leased' });
+  });
+
+  test('a try that completes after its batch was cancelled finds the row cancelled: the end is fenced', async () => {
+    await stores.batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
+    const a = run(itemTry('a'));
+    await until(() => executor.started.length === 1);
+    await stores.batches.cancelBatch('b1', OWNER);
+    executor.finish('a');
+    await expect(a).resolves.toEqual({ result: RESULT, finished: { written: false, status: 'cancelled' } });
+    expect(await row('a')).toMatchObject({ status: 'cancelled', result: null });
   });
 
   test('a run that throws still gives its lease back', async () => {
@@ -142,7 +171,7 @@ describe('runBatchItem', () => {
     await stores.batches.releaseItemLease('b1', 'a', 1);
     await until(() => executor.started.length === 1);
     executor.finish('b');
-    await expect(b).resolves.toEqual(RESULT);
+    await expect(b).resolves.toMatchObject({ result: RESULT });
   });
 
   test('an item of a cancelled batch is fenced: the try fails for good without running', async () => {
