@@ -34,14 +34,15 @@ export type ItemEndWriter = (scope: ItemEndScope, end: ItemEnd) => Promise<ItemW
  */
 export function createRunBatchItem(batches: BatchStore, execute: SubagentExecutor, writeItemEnd: ItemEndWriter, waiters: BatchLeaseWaiters) {
   return async function runBatchItem(raw: BatchItemRunInput): Promise<BatchItemRunResult> {
-    const { item, leaseSeconds, pollIntervalSeconds } = parseActivityInput(BatchItemRunInputSchema, raw, 'runBatchItem');
+    const { item, leaseSeconds, pollIntervalSeconds, timeoutSeconds } = parseActivityInput(BatchItemRunInputSchema, raw, 'runBatchItem');
     const leaseMs = leaseSeconds * 1000;
     const acquire = () => batches.acquireItemLease(item.batchId, item.key, item.attempt, leaseMs);
     await withHeartbeats((signal) => waitForLease(item, acquire, { leaseMs, pollMs: pollIntervalSeconds * 1000, signal }, waiters));
     const renewal = setInterval(() => void renew(item, acquire), leaseMs / RENEWALS_PER_LEASE);
     let finished: ItemWriteOutcome | null = null;
     try {
-      const result = await execute(item);
+      // The execution cap runs from the lease: the wait for it is not the subagent's time.
+      const result = await execute(item, timeoutSeconds === undefined ? {} : { deadlineSeconds: timeoutSeconds });
       clearInterval(renewal);
       if (result.status === 'completed') finished = await writeCompleted(writeItemEnd, item, result);
       return { result, finished };

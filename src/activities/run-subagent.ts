@@ -55,13 +55,17 @@ export function createRunSubagent(deps: ActivityDeps) {
   };
 }
 
-/** One subagent execution of a validated input, as `runSubagent` and `runBatchItem` run it. */
-export type SubagentExecutor = (input: SubagentTaskInput) => Promise<SubagentExecutionResult>;
+/**
+ * One subagent execution of a validated input, as `runSubagent` and `runBatchItem` run it.
+ * `deadlineSeconds`: the execution stops itself (failing `TaskDeadlineExceeded`) that long after it
+ * started, where Temporal's start-to-close also covers time before it (a batch item's lease wait).
+ */
+export type SubagentExecutor = (input: SubagentTaskInput, options?: { readonly deadlineSeconds?: number }) => Promise<SubagentExecutionResult>;
 
 /** Builds the {@link SubagentExecutor} of one worker (it keeps the lead responses it parsed). */
 export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
   const leadTurns = new LeadTurnCalls(deps.stores.messages);
-  return async function executeSubagent(input: SubagentTaskInput): Promise<SubagentExecutionResult> {
+  return async function executeSubagent(input: SubagentTaskInput, options: { readonly deadlineSeconds?: number } = {}): Promise<SubagentExecutionResult> {
     const scope = executionScopeOf(input);
     // Definitions are read when the task executes; the run's policy and catalog were snapshotted at
     // start. A store that is down then delays the execution (its lease kept), it does not fail it.
@@ -126,8 +130,15 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
     // a resumed execution starts from what the responses it took over cost.
     const reporter = new TaskProgressReporter(input);
     const usage = new UsageCollector(() => reporter.publish(progress()), resumed?.usage ?? null);
-    // An extendable task enforces its own deadline, asking the run for extensions when it is reached.
-    const deadline = input.kind === 'task' && input.deadlineSeconds !== undefined ? armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(scope.taskId)) : null;
+    // An extendable task enforces its own deadline, asking the run for extensions when it is reached;
+    // a fixed one never moves.
+    const fixedDeadline = options.deadlineSeconds;
+    const deadline =
+      input.kind === 'task' && input.deadlineSeconds !== undefined
+        ? armTaskDeadline(input.deadlineSeconds, () => askTaskTimeout(scope.taskId))
+        : fixedDeadline !== undefined
+          ? armTaskDeadline(fixedDeadline, async () => fixedDeadline)
+          : null;
     try {
       const outcome = await withHeartbeats(async (cancelled) => {
         const signal = deadline === null ? cancelled : AbortSignal.any([cancelled, deadline.signal]);

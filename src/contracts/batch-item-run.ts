@@ -9,6 +9,11 @@ import type { SubagentExecutionResult } from './workflow-io';
  */
 export const BatchItemRunInputSchema = z.object({
   item: BatchItemExecutionSchema,
+  /**
+   * The subagent's execution cap, counted from when the try took its lease (absent in tries
+   * scheduled before it was sent: Temporal's start-to-close alone bounds those).
+   */
+  timeoutSeconds: z.number().positive().optional(),
   /** The item's `lease_seconds`: how long a lease lasts unrenewed, and how long a try waits for one. */
   leaseSeconds: z.number().int().positive(),
   /** How often a waiting try asks the store again when no lease released in its process woke it. */

@@ -52,7 +52,10 @@ export interface BatchItemTry {
   readonly activityId: string;
   readonly subagentName: string;
   readonly item: BatchItemExecution;
-  /** The subagent's execution cap; the wait for a lease may add up to one lease length. */
+  /**
+   * The subagent's execution cap, enforced by the execution from when it took its lease; the
+   * activity's start-to-close adds one lease length for the wait, as a backstop.
+   */
   readonly timeoutSeconds: number;
   readonly leaseSeconds: number;
   readonly pollIntervalSeconds: number;
@@ -82,7 +85,7 @@ export async function executeBatchItemTry(itemTry: BatchItemTry): Promise<BatchI
         heartbeatTimeout: itemTry.leaseSeconds * 1000,
         retry: { maximumAttempts: 1 },
       },
-      [{ item: itemTry.item, leaseSeconds: itemTry.leaseSeconds, pollIntervalSeconds: itemTry.pollIntervalSeconds }],
+      [{ item: itemTry.item, timeoutSeconds: itemTry.timeoutSeconds, leaseSeconds: itemTry.leaseSeconds, pollIntervalSeconds: itemTry.pollIntervalSeconds }],
     );
     finished = ran.finished;
     return ran.result;

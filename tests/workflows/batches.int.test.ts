@@ -73,6 +73,25 @@ test("max_running_items bounds a batch's executions below the worker's slots, an
   expect(mostAtOnce(h.recorder.spans)).toBe(2);
 });
 
+test("an item whose subagent outlasts its timeout ends timed_out: the cap runs from the lease, not the activity's start-to-close", async () => {
+  const h = await temporal.start(
+    { subagents: [{ match: '*', turns: [{ content: 'too late', delay_ms: 4000 }] }] },
+    {
+      subagent_batches: { enabled: true, poll_interval_seconds: 0.2, max_attempts: 1 },
+      subagents: { custom_agents: { slowpoke: { description: 'Takes its time.', system_prompt: 'Be slow.', timeout_seconds: 1 } } },
+    },
+  );
+  const started = await h.client.startBatch({ title: 'slow', subagentType: 'slowpoke', ownerId: 'ivy', items: [{ key: 'a', prompt: 'slow item' }] });
+  const final = await started.handle.result();
+  expect(final.counts).toMatchObject({ timed_out: 1, completed: 0 });
+  expect(await h.stores.batches.getItem(started.batchId, 'ivy', 'a')).toMatchObject({
+    status: 'timed_out',
+    attempts: 1,
+    error: 'Execution timed out after 1 seconds',
+    result: null,
+  });
+});
+
 test('an item whose first attempt fails succeeds on the second, with both attempts on its row', async () => {
   const h = await temporal.start(
     {
