@@ -52,7 +52,7 @@ function fakeTemporal(calls: TemporalCalls, started: unknown[]): Client {
 }
 
 /** Names of the batch store's methods that write. */
-const BATCH_WRITES = new Set(['createBatch', 'markItemRunning', 'recordAttempt', 'completeItem', 'cancelBatch', 'finishBatch']);
+const BATCH_WRITES = new Set(['createBatch', 'markItemRunning', 'acquireItemLease', 'releaseItemLease', 'recordAttempt', 'completeItem', 'cancelBatch', 'finishBatch']);
 
 /** The real store, with every write also recorded in `writes` (reads pass through unrecorded). */
 function recordingWrites(store: BatchStore, writes: string[]): BatchStore {
