@@ -14,6 +14,9 @@ export interface ItemEndScope {
 /** The item's end without its scope: what `finishBatchItem` carries beside the runtime. */
 export type ItemEnd = Omit<FinishBatchItemInput, 'runtime'>;
 
+/** Writes an item's end (see {@link createItemEndWriter}). */
+export type ItemEndWriter = ReturnType<typeof createItemEndWriter>;
+
 /**
  * Builds the writer of an item's end: the terminal write (fenced: a terminal row stays as it is),
  * then the item's single `subagent.end` event with the status the row holds, when the item ever

@@ -5,13 +5,13 @@ import {
   BATCH_STORE_NOT_FOUND_TYPE,
   type BatchItemAttemptRecord,
   type BatchItemCounts,
-  type BatchItemStatus,
   type CancelBatchRequest,
   type CancelBatchResult,
   type FailureType,
   type FinalBatchStatus,
   type AdmissionDecision,
   type FinishBatchItemInput,
+  type FinishedBatchItem,
   StartBatchItemAttemptInputSchema,
   type StartBatchItemAttemptInput,
 } from '../contracts';
@@ -25,12 +25,6 @@ import { createItemEndWriter } from './batch-item-end';
 export interface BatchProgress {
   readonly status: 'running' | FinalBatchStatus;
   readonly counts: BatchItemCounts;
-}
-
-/** What a finished item wrote: the status the row holds now (a fenced write keeps the stored one). */
-export interface FinishedItem {
-  readonly written: boolean;
-  readonly status: BatchItemStatus;
 }
 
 /** How one try of an item starts: admission, and the `running` mark when admitted (null when not). */
@@ -98,7 +92,7 @@ export function createBatchActivities(deps: ActivityDeps) {
      * The item's terminal write (fenced: a terminal row stays as it is), then its single
      * `subagent.end` event with the status the row holds, when the item ever executed.
      */
-    async finishBatchItem(input: FinishBatchItemInput): Promise<FinishedItem> {
+    async finishBatchItem(input: FinishBatchItemInput): Promise<FinishedBatchItem> {
       const { runtime, ...end } = input;
       const scope = { batchId: runtime.batchId, ownerId: runtime.ownerId, threadId: runtime.threadId, subagentName: runtime.subagent.name };
       return nonRetryableStoreErrors(() => writeItemEnd(scope, end));

@@ -10,7 +10,7 @@ import {
   type SubagentExecutionResult,
 } from '../contracts';
 import type { BatchStore, ItemLeaseOutcome, ItemWriteOutcome } from '../store';
-import type { ItemEnd, ItemEndScope } from './batch-item-end';
+import type { ItemEndWriter } from './batch-item-end';
 import type { BatchLeaseWaiters } from './batch-lease-waiters';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
@@ -19,9 +19,6 @@ import { untilStored } from './until-stored';
 
 /** A held lease is renewed this many times per lease length, so one missed renewal never loses it. */
 const RENEWALS_PER_LEASE = 3;
-
-/** Writes an item's end (see `createItemEndWriter`). */
-export type ItemEndWriter = (scope: ItemEndScope, end: ItemEnd) => Promise<ItemWriteOutcome>;
 
 /**
  * Builds the `runBatchItem` activity: one try of a batch item, run only while it holds one of its
@@ -43,6 +40,7 @@ export function createRunBatchItem(batches: BatchStore, execute: SubagentExecuto
     try {
       // The execution cap runs from the lease: the wait for it is not the subagent's time.
       const result = await execute(item, timeoutSeconds === undefined ? {} : { deadlineSeconds: timeoutSeconds });
+      // No renewal while the end is written: the terminal write gives the lease back.
       clearInterval(renewal);
       if (result.status === 'completed') finished = await writeCompleted(writeItemEnd, item, result);
       return { result, finished };

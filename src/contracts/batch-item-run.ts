@@ -21,6 +21,12 @@ export const BatchItemRunInputSchema = z.object({
 });
 export type BatchItemRunInput = z.infer<typeof BatchItemRunInputSchema>;
 
+/** What an item's end wrote: the status the row holds now (a fenced write keeps the stored one). */
+export interface FinishedBatchItem {
+  readonly written: boolean;
+  readonly status: BatchItemStatus;
+}
+
 /**
  * What `runBatchItem` returns: the execution's result and, for a completed try, the item's
  * terminal write it made itself (`written` false: the row was terminal already, e.g. cancelled;
@@ -29,5 +35,5 @@ export type BatchItemRunInput = z.infer<typeof BatchItemRunInputSchema>;
  */
 export interface BatchItemRunResult {
   readonly result: SubagentExecutionResult;
-  readonly finished: { readonly written: boolean; readonly status: BatchItemStatus } | null;
+  readonly finished: FinishedBatchItem | null;
 }

@@ -115,7 +115,7 @@ export type {
   ExtendTaskResult,
 } from './workflow-io';
 export { BatchItemRunInputSchema } from './batch-item-run';
-export type { BatchItemRunInput, BatchItemRunResult } from './batch-item-run';
+export type { BatchItemRunInput, BatchItemRunResult, FinishedBatchItem } from './batch-item-run';
 export { SubagentTaskInputSchema, LeadTaskExecutionSchema, BatchItemExecutionSchema, executionScopeOf } from './subagent-task-input';
 export type { SubagentTaskInput, LeadTaskExecution, BatchItemExecution, SubagentExecutionScope } from './subagent-task-input';
 export { subagentTaskWire } from './subagent-task-wire';

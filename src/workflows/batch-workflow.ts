@@ -137,11 +137,6 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   };
 
   const grantSlots = () => {
-    // With leases every item started may be running, up to the limit: the store knows which.
-    if (leases) {
-      state.runningItems = Math.min(state.liveItems, input.maxRunningItems);
-      return;
-    }
     for (const key of slots.grant()) {
       // The item may have ended meanwhile; then its slot is freed when its workflow completes.
       getExternalWorkflowHandle(batchItemWorkflowId(runtime.batchId, key))
@@ -170,7 +165,9 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
         startItem(keys.take());
         room -= 1;
       }
-      grantSlots();
+      // With leases every live item may be running, up to the limit: the store knows which.
+      if (leases) state.runningItems = Math.min(state.liveItems, input.maxRunningItems);
+      else grantSlots();
       reportProgress(false);
       if (state.liveItems === 0 && (keys.exhausted || cancelled !== null || draining)) break;
       changed = false;

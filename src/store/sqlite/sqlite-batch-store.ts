@@ -94,7 +94,6 @@ export class SqliteBatchStore implements BatchStore {
   readonly #markRunning;
   readonly #itemStatus;
   readonly #maxRunning;
-  readonly #leaseAttempt;
   readonly #leasedOthers;
   readonly #setLease;
   readonly #releaseLease;
@@ -114,7 +113,6 @@ export class SqliteBatchStore implements BatchStore {
     );
     this.#itemStatus = db.prepare<[string, string]>('SELECT status FROM batch_items WHERE batch_id = ? AND key = ?');
     this.#maxRunning = db.prepare<[string]>('SELECT max_running_items FROM batches WHERE batch_id = ?');
-    this.#leaseAttempt = db.prepare<[string, string]>('SELECT status, attempts FROM batch_items WHERE batch_id = ? AND key = ?');
     this.#leasedOthers = db.prepare<[string, string, number]>(
       `SELECT count(*) AS n FROM batch_items WHERE batch_id = ? AND key <> ? AND status = 'running' AND lease_expires_ms > ?`,
     );
@@ -249,7 +247,7 @@ export class SqliteBatchStore implements BatchStore {
     return this.group.run((): ItemLeaseOutcome => {
       const batch = this.#maxRunning.get(batchId) as { max_running_items: number } | undefined;
       if (!batch) throw BatchStoreError.notFound(batchId);
-      const item = this.#leaseAttempt.get(batchId, key) as { status: BatchItemStatus; attempts: number } | undefined;
+      const item = this.#completion.get(batchId, key) as { status: BatchItemStatus; attempts: number } | undefined;
       if (!item) throw BatchStoreError.notFound(batchId, key);
       if (leaseFenced(item, lease.attempt)) return { kind: 'fenced', status: item.status };
       const { n } = this.#leasedOthers.get(batchId, key, lease.nowMs) as { n: number };
