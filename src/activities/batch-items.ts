@@ -4,6 +4,7 @@ import {
   BATCH_STORE_INVALID_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
   type BatchItemAttemptRecord,
+  type BatchItemRuntime,
   type BatchItemCounts,
   type CancelBatchRequest,
   type CancelBatchResult,
@@ -20,6 +21,7 @@ import type { ActivityDeps } from './activity-deps';
 import { createAdmitSubagents } from './admit-subagents';
 import { parseActivityInput } from './parse-activity-input';
 import { createItemEndWriter } from './batch-item-end';
+import { cancelStartedItemWorkflows, startedBatchItems, type StartedItems } from './started-batch-items';
 
 /** A batch's stored progress, read when a batch workflow run starts. */
 export interface BatchProgress {
@@ -96,6 +98,19 @@ export function createBatchActivities(deps: ActivityDeps) {
       const { runtime, ...end } = input;
       const scope = { batchId: runtime.batchId, ownerId: runtime.ownerId, threadId: runtime.threadId, subagentName: runtime.subagent.name };
       return nonRetryableStoreErrors(() => writeItemEnd(scope, end));
+    },
+
+    /**
+     * What became of the items the batch workflow's earlier runs started (keys up to `throughKey`):
+     * their counts, after ending (with `settle`) any whose workflow closed without writing its end.
+     */
+    async startedBatchItems(input: { runtime: BatchItemRuntime; throughKey: string; settle: boolean }): Promise<StartedItems> {
+      return nonRetryableStoreErrors(() => startedBatchItems(batches, writeItemEnd, input));
+    },
+
+    /** Asks Temporal to cancel the open items earlier runs started (before the store cancels the batch). */
+    async cancelStartedBatchItems(input: { batchId: string; throughKey: string }): Promise<number> {
+      return nonRetryableStoreErrors(() => cancelStartedItemWorkflows(batches, input));
     },
 
     /** Cancels the batch in the store for its owner: every nonterminal item `cancelled`, at once. */

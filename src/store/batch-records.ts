@@ -13,6 +13,7 @@ import {
   CreateBatchInputSchema,
   ListBatchItemsQuerySchema,
   type BatchAttempt,
+  type BatchItemCounts,
   type BatchItemStatus,
   type BatchItemRecord,
   type BatchItemSummary,
@@ -88,6 +89,19 @@ const LeaseReleaseSchema = z.strictObject({ attempt: LeaseAttemptSchema });
 /** @throws BatchStoreError `invalid` unless `limit` is an integer in 1..1000. @internal */
 export function checkPageLimit(batchId: string, limit: number): number {
   return parseBatchInput(PageLimitSchema, limit, batchId);
+}
+
+/** @throws BatchStoreError `invalid` for an empty key bound. @internal */
+export function checkThroughKey(batchId: string, throughKey: string): string {
+  if (typeof throughKey !== 'string' || throughKey === '') throw BatchStoreError.invalid(batchId, null, ['throughKey: must be a non-empty string']);
+  return throughKey;
+}
+
+/** Counts by status from `(status, n)` rows; statuses without rows count 0. @internal */
+export function countsFromRows(rows: ReadonlyArray<{ status: string; n: number | string }>): BatchItemCounts {
+  const counts: BatchItemCounts = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 };
+  for (const row of rows) if (row.status in counts) counts[row.status as keyof BatchItemCounts] = Number(row.n);
+  return counts;
 }
 
 /** @throws BatchStoreError `invalid` unless `attempt` >= 1 and `at` (if given) is ISO 8601. @internal */
@@ -227,7 +241,6 @@ export interface BatchRow {
 
 /** @internal */
 export function toBatchRecord(r: BatchRow): BatchRecord {
-  const n = (status: string): number => Number(r.counts[status] ?? 0);
   return BatchRecordSchema.parse({
     batch_id: r.batch_id,
     owner_id: r.owner_id,
@@ -243,7 +256,7 @@ export function toBatchRecord(r: BatchRow): BatchRecord {
       result_preview_max_chars: r.result_preview_max_chars,
     },
     item_count: r.item_count,
-    counts: { pending: n('pending'), running: n('running'), completed: n('completed'), failed: n('failed'), cancelled: n('cancelled'), timed_out: n('timed_out') },
+    counts: countsFromRows(Object.entries(r.counts).map(([status, n]) => ({ status, n }))),
     created_at: r.created_at,
     updated_at: r.updated_at,
     finished_at: r.finished_at,

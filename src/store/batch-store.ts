@@ -1,5 +1,6 @@
 import type {
   BatchAttemptInput,
+  BatchItemCounts,
   BatchItemRecord,
   BatchItemStatus,
   BatchItemSummary,
@@ -97,6 +98,20 @@ export interface BatchStore {
    * workflow starts next (the cursor skips items it started that have not marked themselves running).
    */
   nextPendingItems(batchId: string, limit: number, afterKey?: string | null): Promise<string[]>;
+
+  /**
+   * Counts by status of the items whose key is at most `throughKey`: a batch workflow that
+   * continued as new reads how many of the items its earlier runs started are still open.
+   * @throws BatchStoreError `invalid` for an empty `throughKey`
+   */
+  countItemsThrough(batchId: string, throughKey: string): Promise<BatchItemCounts>;
+
+  /**
+   * Up to `limit` keys of open (`pending` or `running`) items with `afterKey` < key <= `throughKey`,
+   * in key order: the items earlier runs of a batch workflow started that have not ended.
+   * @throws BatchStoreError `invalid` for an empty `throughKey` or a bad `limit`
+   */
+  openItemsThrough(batchId: string, throughKey: string, limit: number, afterKey?: string | null): Promise<string[]>;
 
   /**
    * Marks a nonterminal item `running` in attempt `attempt`, without a lease (sets `started_at`

@@ -9,6 +9,7 @@ import {
   patched,
   setCurrentDetails,
   setHandler,
+  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -20,6 +21,7 @@ import { SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS } from '../contracts/searc
 import { batchStore } from './activity-proxies';
 import { runBatchItemChild } from './batch-item-child';
 import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
+import { countsAfterPoll, countsAtStart, nextPollMs, openItems, shouldSettle } from './batch-earlier-items';
 import { BatchKeyFeed } from './batch-key-feed';
 import { BatchSlotArbiter } from './batch-slot-arbiter';
 import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew } from './batch-window';
@@ -35,11 +37,12 @@ function doneCount(counts: BatchItemCounts): number {
 /**
  * One durable batch (SPEC Appendix C.3). The batch and its items are already rows in the
  * BatchStore; this workflow starts one `batchItemWorkflow` per item in key order, in a sliding
- * window of `maxLiveItems`, and continues as new (after letting the live items finish) before its
- * history grows large. At most `maxRunningItems` items execute at once: each holds one of the
- * batch's leases in the store while it runs (patch `batch-item-leases`); batches started before
- * handed out running slots by signal instead. `cancelBatch` cancels every nonterminal item in the
- * store at once, then the live item workflows.
+ * window of `maxLiveItems`, and continues as new before its history grows large. The live items
+ * run on meanwhile (patch `batch-items-outlive-runs`): the next run counts them in its window and
+ * polls the store until they end. Older batches let them finish first. At most `maxRunningItems`
+ * items execute at once: each holds one of the batch's leases in the store while it runs (patch
+ * `batch-item-leases`); batches started before handed out running slots by signal instead.
+ * `cancelBatch` cancels every nonterminal item in the store at once, then the live item workflows.
  */
 export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<BatchState> {
   const parsed = inputSchemas.batch().safeParse(rawInput);
@@ -56,6 +59,8 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   const leases = patched(WORKFLOW_PATCHES.batchItemLeases);
   // Decided once, at start: older batches started every item the window allowed, each asking for its slot.
   const slotsWithStart = !leases && patched(WORKFLOW_PATCHES.batchSlotsWithStart);
+  // Decided once, at start: older batches waited for their live items before continuing as new.
+  const outlive = leases && patched(WORKFLOW_PATCHES.batchItemsOutliveRuns);
   const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
   const state: BatchState = {
     batchId: runtime.batchId,
@@ -68,6 +73,15 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   };
   setHandler(batchStateQuery, () => state);
   if (state.status !== 'running') return state;
+
+  // Items earlier runs started (keys up to the cursor) and left running: their counts, as stored.
+  const earlierThrough = outlive ? input.cursor.afterKey : null;
+  let earlier: BatchItemCounts | null = null;
+  if (earlierThrough !== null) {
+    earlier = (await batchStore.startedBatchItems({ runtime, throughKey: earlierThrough, settle: false })).counts;
+    state.counts = countsAtStart(input.itemCount, earlier);
+    state.liveItems = openItems(earlier);
+  }
 
   const items = new CancellationScope();
   const slots = new BatchSlotArbiter(input.maxRunningItems);
@@ -87,11 +101,17 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   setHandler(
     cancelBatchUpdate,
     async (request) => {
-      // The store first: once this returns, no item can be written `completed` any more.
+      // No run is the parent of the items earlier runs started: ask Temporal to cancel them.
+      if (earlierThrough !== null) await batchStore.cancelStartedBatchItems({ batchId: runtime.batchId, throughKey: earlierThrough });
+      // The store next: once this returns, no item can be written `completed` any more.
       const result = await batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: request.ownerId });
       cancelled = result;
       state.counts = { ...result.counts };
       items.cancel();
+      if (earlier !== null) {
+        state.liveItems -= openItems(earlier);
+        earlier = null;
+      }
       touch();
       return result;
     },
@@ -117,12 +137,22 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     );
   };
 
+  // Items started but not yet known to Temporal: a run continues as new only once there are none.
+  let starting = 0;
   const startItem = (key: string) => {
     state.liveItems += 1;
     state.counts.pending -= 1;
     state.counts.running += 1;
     if (slotsWithStart) slots.hold(key);
-    void runBatchItemChild(items, input, key, leases ? { leased: true } : slotsWithStart ? { slotGranted: true } : {})
+    let started = !outlive;
+    const onStarted = () => {
+      if (started) return;
+      started = true;
+      starting -= 1;
+      touch();
+    };
+    if (outlive) starting += 1;
+    void runBatchItemChild(items, input, key, leases ? { leased: true } : slotsWithStart ? { slotGranted: true } : {}, outlive ? { started: onStarted } : undefined)
       .then((status) => {
         if (cancelled === null) {
           state.counts.running -= 1;
@@ -130,10 +160,44 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
         }
       })
       .finally(() => {
+        onStarted();
         state.liveItems -= 1;
         slots.ended(key);
         touch();
       });
+  };
+
+  // Polls for the earlier runs' items: at the poll interval after a change, backing off to a lease
+  // length while nothing changes; a poll after a lease length without change also settles items
+  // whose workflow closed without ending them.
+  let pollWaitMs = runtime.pollIntervalSeconds * 1000;
+  let pollArmed = false;
+  let pollDue = false;
+  let unchangedSince = Date.now();
+  const armPoll = () => {
+    if (pollArmed || earlier === null || openItems(earlier) === 0) return;
+    pollArmed = true;
+    void sleep(pollWaitMs).then(
+      () => {
+        pollDue = true;
+        touch();
+      },
+      () => undefined,
+    );
+  };
+  const poll = async (throughKey: string) => {
+    pollDue = false;
+    pollArmed = false;
+    const settle = shouldSettle(Date.now() - unchangedSince, runtime.leaseSeconds * 1000);
+    const after = (await batchStore.startedBatchItems({ runtime, throughKey, settle })).counts;
+    // cancelBatch ended them all meanwhile.
+    if (earlier === null) return;
+    const changed = openItems(after) !== openItems(earlier);
+    if (changed || settle) unchangedSince = Date.now();
+    state.counts = countsAfterPoll(state.counts, earlier, after);
+    state.liveItems -= openItems(earlier) - openItems(after);
+    earlier = after;
+    pollWaitMs = nextPollMs(pollWaitMs, changed, runtime.pollIntervalSeconds * 1000, runtime.leaseSeconds * 1000);
   };
 
   const grantSlots = () => {
@@ -151,6 +215,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   try {
     for (;;) {
       draining ||= shouldContinueAsNew({ length: workflowInfo().historyLength, suggested: workflowInfo().continueAsNewSuggested }, input.historyEventLimit);
+      if (pollDue && earlierThrough !== null) await poll(earlierThrough);
       // Items waiting for a slot (to try again) get theirs before new items start with one.
       if (slotsWithStart) grantSlots();
       const stopping = cancelled !== null || draining || keys.exhausted;
@@ -169,14 +234,20 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
       if (leases) state.runningItems = Math.min(state.liveItems, input.maxRunningItems);
       else grantSlots();
       reportProgress(false);
+      // Continue as new at once: the live items run on, and the next run counts them in.
+      if (outlive && draining && starting === 0 && !keys.exhausted && cancelled === null) break;
       if (state.liveItems === 0 && (keys.exhausted || cancelled !== null || draining)) break;
+      armPoll();
       changed = false;
       await condition(() => changed);
     }
   } catch (err) {
     if (!isCancellation(err)) throw err;
     // The batch workflow itself was cancelled (not through cancelBatch): cancel its items in the store too.
-    await CancellationScope.nonCancellable(() => batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: runtime.ownerId }));
+    await CancellationScope.nonCancellable(async () => {
+      if (earlierThrough !== null) await batchStore.cancelStartedBatchItems({ batchId: runtime.batchId, throughKey: earlierThrough });
+      await batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: runtime.ownerId });
+    });
     upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'cancelled' }]);
     throw err;
   }

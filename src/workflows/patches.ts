@@ -68,4 +68,12 @@ export const WORKFLOW_PATCHES = {
    * batch calls this marker; it starts its items with `leased` in their input.
    */
   batchItemLeases: 'batch-item-leases',
+  /**
+   * A batch continues as new without waiting for its live items: it starts them abandoned (parent
+   * close policy ABANDON), waits only until each has started, and the next run reads the items
+   * earlier runs started from the store (keys up to the cursor), polling until they end, ending
+   * those whose workflow closed without writing its row, and cancelling them on a batch cancel.
+   * Older batches let their live items finish before continuing as new (the window drained).
+   */
+  batchItemsOutliveRuns: 'batch-items-outlive-runs',
 } as const;

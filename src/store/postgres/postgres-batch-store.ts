@@ -2,6 +2,7 @@ import type { Pool, QueryResult, QueryResultRow } from 'pg';
 import {
   FinalBatchStatusSchema,
   type BatchAttemptInput,
+  type BatchItemCounts,
   type BatchItemRecord,
   type BatchItemStatus,
   type BatchItemSummary,
@@ -15,6 +16,8 @@ import {
   INSERT_CHUNK_SIZE,
   appendAttempt,
   checkPageLimit,
+  checkThroughKey,
+  countsFromRows,
   contentSha256,
   isSameCompletion,
   pageByKey,
@@ -133,6 +136,22 @@ export class PostgresBatchStore implements BatchStore {
     const res = await this.pool.query<{ key: string }>(
       `SELECT key FROM batch_items WHERE batch_id = $1 AND status = 'pending' AND key > $2 ORDER BY key LIMIT $3`,
       [batchId, afterKey ?? '', checkPageLimit(batchId, limit)],
+    );
+    return res.rows.map((r) => r.key);
+  }
+
+  async countItemsThrough(batchId: string, throughKey: string): Promise<BatchItemCounts> {
+    const res = await this.pool.query<{ status: string; n: number }>(
+      `SELECT status, count(*)::integer AS n FROM batch_items WHERE batch_id = $1 AND key <= $2 GROUP BY status`,
+      [batchId, checkThroughKey(batchId, throughKey)],
+    );
+    return countsFromRows(res.rows);
+  }
+
+  async openItemsThrough(batchId: string, throughKey: string, limit: number, afterKey: string | null = null): Promise<string[]> {
+    const res = await this.pool.query<{ key: string }>(
+      `SELECT key FROM batch_items WHERE batch_id = $1 AND ${LIVE} AND key > $2 AND key <= $3 ORDER BY key LIMIT $4`,
+      [batchId, afterKey ?? '', checkThroughKey(batchId, throughKey), checkPageLimit(batchId, limit)],
     );
     return res.rows.map((r) => r.key);
   }

@@ -1,6 +1,7 @@
 import {
   FinalBatchStatusSchema,
   type BatchAttemptInput,
+  type BatchItemCounts,
   type BatchItemRecord,
   type BatchItemStatus,
   type BatchItemSummary,
@@ -14,6 +15,8 @@ import {
   INSERT_CHUNK_SIZE,
   appendAttempt,
   checkPageLimit,
+  checkThroughKey,
+  countsFromRows,
   contentSha256,
   isSameCompletion,
   pageByKey,
@@ -222,6 +225,20 @@ export class SqliteBatchStore implements BatchStore {
     const rows = this.db
       .prepare(`SELECT key FROM batch_items WHERE batch_id = ? AND status = 'pending' AND key > ? ORDER BY key LIMIT ?`)
       .all(batchId, afterKey ?? '', checkPageLimit(batchId, limit)) as { key: string }[];
+    return rows.map((r) => r.key);
+  }
+
+  async countItemsThrough(batchId: string, throughKey: string): Promise<BatchItemCounts> {
+    const rows = this.db
+      .prepare(`SELECT status, count(*) AS n FROM batch_items WHERE batch_id = ? AND key <= ? GROUP BY status`)
+      .all(batchId, checkThroughKey(batchId, throughKey)) as { status: string; n: number }[];
+    return countsFromRows(rows);
+  }
+
+  async openItemsThrough(batchId: string, throughKey: string, limit: number, afterKey: string | null = null): Promise<string[]> {
+    const rows = this.db
+      .prepare(`SELECT key FROM batch_items WHERE batch_id = ? AND ${LIVE} AND key > ? AND key <= ? ORDER BY key LIMIT ?`)
+      .all(batchId, afterKey ?? '', checkThroughKey(batchId, throughKey), checkPageLimit(batchId, limit)) as { key: string }[];
     return rows.map((r) => r.key);
   }
 

@@ -48,6 +48,8 @@ export function assertBatchesImmutable(store: BatchStore): BatchStore {
     },
     listItems: async (batchId, ownerId, query) => (await store.listItems(batchId, ownerId, frozen(query))).map(summary),
     nextPendingItems: (batchId, limit) => store.nextPendingItems(batchId, limit),
+    countItemsThrough: (batchId, throughKey) => store.countItemsThrough(batchId, throughKey),
+    openItemsThrough: (batchId, throughKey, limit, afterKey) => store.openItemsThrough(batchId, throughKey, limit, afterKey),
     markItemRunning: (batchId, key, attempt, at) => store.markItemRunning(batchId, key, attempt, at),
     acquireItemLease: (batchId, key, attempt, leaseMs, nowMs) => store.acquireItemLease(batchId, key, attempt, leaseMs, nowMs),
     releaseItemLease: (batchId, key, attempt) => store.releaseItemLease(batchId, key, attempt),

@@ -27,6 +27,27 @@ export function batchItemLifecycleSpec(batches: () => BatchStore): void {
       await expectBatchError(batches().markItemRunning('b1', 'a', 0), 'invalid', 'attempt: must be >= 1');
     });
 
+    it('countItemsThrough and openItemsThrough see only the items up to a key, by status', async () => {
+      await create({ items: itemsFor(['a', 'b', 'c', 'd', 'e']) });
+      await batches().createBatch(batchInput({ batchId: 'b2', items: itemsFor(['a', 'b']) }), { maxItems: MAX_ITEMS });
+      await batches().markItemRunning('b1', 'b', 1);
+      await batches().completeItem('b1', 'c', completion());
+      await batches().markItemRunning('b1', 'e', 1);
+      const zero = { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 };
+      expect(await batches().countItemsThrough('b1', 'c')).toEqual({ ...zero, pending: 1, running: 1, completed: 1 });
+      expect(await batches().countItemsThrough('b1', 'cz')).toEqual({ ...zero, pending: 1, running: 1, completed: 1 });
+      expect(await batches().countItemsThrough('b1', 'e')).toEqual({ ...zero, pending: 2, running: 2, completed: 1 });
+      expect(await batches().countItemsThrough('b1', '0')).toEqual(zero);
+      expect(await batches().countItemsThrough('ghost', 'z')).toEqual(zero);
+      expect(await batches().openItemsThrough('b1', 'd', 10)).toEqual(['a', 'b', 'd']);
+      expect(await batches().openItemsThrough('b1', 'd', 2)).toEqual(['a', 'b']);
+      expect(await batches().openItemsThrough('b1', 'd', 10, 'b')).toEqual(['d']);
+      expect(await batches().openItemsThrough('b1', 'z', 10, 'd')).toEqual(['e']);
+      await expectBatchError(batches().countItemsThrough('b1', ''), 'invalid', 'throughKey: must be a non-empty string');
+      await expectBatchError(batches().openItemsThrough('b1', '', 10), 'invalid', 'throughKey: must be a non-empty string');
+      await expectBatchError(batches().openItemsThrough('b1', 'z', 0), 'invalid', 'must be >= 1');
+    });
+
     it('recordAttempt appends to the history in order, once per identical entry, until the item is terminal', async () => {
       await create();
       await batches().markItemRunning('b1', 'a', 1, at(0));
