@@ -29,8 +29,8 @@ interface FixtureRecipe {
   readonly config?: Record<string, unknown>;
   /** How the run must end for the history to be kept. @default 'completed' */
   readonly expectStatus?: 'completed' | 'failed' | 'cancelled';
-  /** Keep the history of the run's first execution (it ends continued as new), not the last one. */
-  readonly firstExecution?: boolean;
+  /** Keep the history of the chain's first or second execution (continued as new), not of its last one. */
+  readonly execution?: 'first' | 'second';
   /**
    * Act on the live run or batch once this many rows of these events are stored: cancel it, cancel
    * one task, extend one, answer its question, cancel the batch (update), or lose the subagent
@@ -50,13 +50,14 @@ interface FixtureRecipe {
   };
   /**
    * Record a batch instead of a lead run: the batch workflow's history, and `item.file` one item's
-   * (when given). `items` default to three (the last one `flaky`), `maxRunningItems` to 1 (of 2
-   * live), `historyEventLimit` to the batch default.
+   * (when given). `items` default to three (the last one `flaky`), `maxRunningItems` to 1 (of
+   * `maxLiveItems`, 2), `historyEventLimit` to the batch default.
    */
   readonly batch?: {
     readonly item: { readonly key: string; readonly file: string; readonly description: string } | null;
     readonly items?: ReadonlyArray<{ readonly key: string; readonly prompt: string }>;
     readonly maxRunningItems?: number;
+    readonly maxLiveItems?: number;
     readonly historyEventLimit?: number;
   };
   /**
@@ -78,6 +79,9 @@ const batchItems = (count: number) => Array.from({ length: count }, (_, i) => ({
 
 /** Batches on, polling fast: every batch recipe's config. */
 const BATCHES_ON = { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } };
+
+/** Item 01 runs for 4 s while the batch continues as new around it (patch "batch-items-outlive-runs"). */
+const OUTLIVE_BATCH = { item: null, items: [{ key: '01', prompt: 'slow item' }, ...batchItems(20).slice(1)], maxRunningItems: 2, maxLiveItems: 3, historyEventLimit: 100 };
 
 const RECIPES: Record<string, FixtureRecipe> = {
   demo: {
@@ -159,7 +163,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
       'Patch "lead-continue-as-new": the first execution of a 40-turn lead run with a history limit of 100 events: direct ls calls, then continued as new between turns carrying the run state.',
     scenario: () => ({ lead: [{ tool_calls: [{ name: 'ls', args: { path: '.' } }], repeat: 39 }, { content: 'done' }] }),
     config: { agents: { default: { max_turns: 50 } }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } },
-    firstExecution: true,
+    execution: 'first',
   },
   'lead-cancel-task': {
     file: 'lead-cancel-task.json',
@@ -333,7 +337,30 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => ({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }),
     config: BATCHES_ON,
     batch: { item: null, items: batchItems(12), historyEventLimit: 100 },
-    firstExecution: true,
+    execution: 'first',
+  },
+  'batch-items-outlive-runs': {
+    file: 'batch-items-outlive-runs.json',
+    description:
+      'Patch "batch-items-outlive-runs": the first execution of a 20-item batch (window 3 live, 2 running, history limit 100) whose item 01 takes 4 s: it starts its items abandoned (parent close policy ABANDON) and, at the limit, continues as new once every item it started has started, without waiting for its live items.',
+    scenario: () => ({
+      subagents: [
+        { match: '/slow/', turns: [{ content: 'slow done', delay_ms: 4_000 }] },
+        { match: '*', turns: [{ content: 'done' }] },
+      ],
+    }),
+    config: BATCHES_ON,
+    batch: OUTLIVE_BATCH,
+    execution: 'first',
+  },
+  'batch-earlier-items': {
+    file: 'batch-earlier-items.json',
+    description:
+      'Patch "batch-items-outlive-runs": the second execution of the batch-items-outlive-runs batch, started while item 01 still ran: it reads the items earlier runs started from the store (startedBatchItems), counts the open ones in its window, polls on a backing-off timer until 01 ends, starts the last item abandoned and ends the batch.',
+    scenario: () => RECIPES['batch-items-outlive-runs']!.scenario(),
+    config: BATCHES_ON,
+    batch: OUTLIVE_BATCH,
+    execution: 'second',
   },
   'batch-cancel': {
     file: 'batch-cancel.json',
@@ -410,21 +437,29 @@ const RECIPES: Record<string, FixtureRecipe> = {
   },
 };
 
-/** Saves the history of the workflow's latest execution, or (firstExecution) of the first one of its continue-as-new chain. */
-async function saveHistory(env: Env, workflowId: string, file: string, firstExecution = false): Promise<void> {
-  const runId = firstExecution ? await firstExecutionRunId(env, workflowId) : undefined;
+/** Saves the history of the workflow's latest execution, or of the first or second one of its continue-as-new chain. */
+async function saveHistory(env: Env, workflowId: string, file: string, execution?: 'first' | 'second'): Promise<void> {
+  const runId = execution === undefined ? undefined : await executionRunId(env, workflowId, execution);
   const history = await env.client.workflow.getHandle(workflowId, runId).fetchHistory();
   // Stack traces name folders of the machine that recorded; replay never reads them.
   const withoutStacks = (key: string, value: unknown) => (key === 'stackTrace' ? '' : value);
   writeFileSync(join(HISTORIES_DIR, file), `${JSON.stringify(JSON.parse(historyToJSON(history)), withoutStacks, 1)}\n`);
 }
 
-/** Every execution of a continue-as-new chain names the chain's first run in its start event. */
-async function firstExecutionRunId(env: Env, workflowId: string): Promise<string> {
-  const latest = await env.client.workflow.getHandle(workflowId).fetchHistory();
-  const runId = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId;
-  if (!runId) throw new Error(`${workflowId}: its start event names no first execution`);
-  return runId;
+/**
+ * Every execution of a continue-as-new chain names the chain's first run in its start event, and
+ * every later one the run it continued.
+ */
+async function executionRunId(env: Env, workflowId: string, which: 'first' | 'second'): Promise<string> {
+  const startOf = async (runId?: string) =>
+    (await env.client.workflow.getHandle(workflowId, runId).fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes;
+  const first = (await startOf())?.firstExecutionRunId;
+  if (!first) throw new Error(`${workflowId}: its start event names no first execution`);
+  if (which === 'first') return first;
+  for await (const execution of env.client.workflow.list({ query: `WorkflowId = "${workflowId}"` })) {
+    if ((await startOf(execution.runId))?.continuedExecutionRunId === first) return execution.runId;
+  }
+  throw new Error(`${workflowId}: no execution continued the first one`);
 }
 
 type Env = Awaited<ReturnType<typeof createTestEnv>>;
@@ -443,7 +478,7 @@ async function startRecipeBatch(env: Env, harness: Harness, name: string, recipe
     title: name,
     subagentType: 'general-purpose',
     items: [...(recipe.batch?.items ?? DEFAULT_BATCH_ITEMS)],
-    maxLiveItems: 2,
+    maxLiveItems: recipe.batch?.maxLiveItems ?? 2,
     maxRunningItems: recipe.batch?.maxRunningItems ?? 1,
     ...(recipe.batch?.historyEventLimit === undefined ? {} : { historyEventLimit: recipe.batch.historyEventLimit }),
   };
@@ -471,7 +506,7 @@ async function recordBatch(env: Env, name: string, recipe: FixtureRecipe, item: 
     if (state.status !== expected || (expected === 'completed' && state.counts.completed !== itemCount)) {
       throw new Error(`${name} batch ended ${state.status} ${JSON.stringify(state.counts)}`);
     }
-    await saveHistory(env, started.workflowId, recipe.file, recipe.firstExecution);
+    await saveHistory(env, started.workflowId, recipe.file, recipe.execution);
     const recorded = [{ file: recipe.file, workflowId: started.workflowId, description: recipe.description }];
     if (item === null) return recorded;
     const itemId = batchItemWorkflowId(started.batchId, item.key);
@@ -549,7 +584,7 @@ async function recordRun(env: Env, name: string, recipe: FixtureRecipe): Promise
     if (losesWorker) subagentProcess = await startSubagentWorkerProcess(join(harness.dir, 'config.yaml'), env.address);
     const { state, workflowId } = await runRecipe(env, harness, name, recipe, subagentProcess);
     if (state.status !== (recipe.expectStatus ?? 'completed')) throw new Error(`${name} run ended ${state.status}: ${state.error ?? ''}`);
-    await saveHistory(env, workflowId, recipe.file, recipe.firstExecution);
+    await saveHistory(env, workflowId, recipe.file, recipe.execution);
     return [{ file: recipe.file, workflowId, description: recipe.description }];
   } finally {
     if (subagentProcess !== null && subagentProcess.exitCode === null && subagentProcess.signalCode === null) subagentProcess.kill('SIGKILL');
