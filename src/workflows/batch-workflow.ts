@@ -9,7 +9,6 @@ import {
   patched,
   setCurrentDetails,
   setHandler,
-  sleep,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -21,7 +20,8 @@ import { SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS } from '../contracts/searc
 import { batchStore } from './activity-proxies';
 import { runBatchItemChild } from './batch-item-child';
 import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
-import { countsAfterPoll, countsAtStart, nextPollMs, openItems, shouldSettle } from './batch-earlier-items';
+import { countsAfterPoll, countsAtStart, openItems } from './batch-earlier-items';
+import { EarlierItemsWatch } from './batch-earlier-items-watch';
 import { BatchKeyFeed } from './batch-key-feed';
 import { BatchSlotArbiter } from './batch-slot-arbiter';
 import { BATCH_KEY_PAGE, itemsToStart, progressStride, shouldContinueAsNew } from './batch-window';
@@ -74,15 +74,6 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   setHandler(batchStateQuery, () => state);
   if (state.status !== 'running') return state;
 
-  // Items earlier runs started (keys up to the cursor) and left running: their counts, as stored.
-  const earlierThrough = outlive ? input.cursor.afterKey : null;
-  let earlier: BatchItemCounts | null = null;
-  if (earlierThrough !== null) {
-    earlier = (await batchStore.startedBatchItems({ runtime, throughKey: earlierThrough, settle: false })).counts;
-    state.counts = countsAtStart(input.itemCount, earlier);
-    state.liveItems = openItems(earlier);
-  }
-
   const items = new CancellationScope();
   const slots = new BatchSlotArbiter(input.maxRunningItems);
   let cancelled: CancelBatchResult | null = null;
@@ -90,6 +81,12 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   const touch = () => {
     changed = true;
   };
+  // Items earlier runs started (keys up to the cursor) and left running: in this run's window.
+  const earlier = outlive && input.cursor.afterKey !== null ? await EarlierItemsWatch.start(runtime, input.cursor.afterKey, touch) : null;
+  if (earlier !== null) {
+    state.counts = countsAtStart(input.itemCount, earlier.counts!);
+    state.liveItems = earlier.open;
+  }
   setHandler(requestItemSlotSignal, ({ key }) => {
     slots.request(key);
     touch();
@@ -102,16 +99,13 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     cancelBatchUpdate,
     async (request) => {
       // No run is the parent of the items earlier runs started: ask Temporal to cancel them.
-      if (earlierThrough !== null) await batchStore.cancelStartedBatchItems({ batchId: runtime.batchId, throughKey: earlierThrough });
+      if (earlier !== null) await earlier.cancel();
       // The store next: once this returns, no item can be written `completed` any more.
       const result = await batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: request.ownerId });
       cancelled = result;
       state.counts = { ...result.counts };
       items.cancel();
-      if (earlier !== null) {
-        state.liveItems -= openItems(earlier);
-        earlier = null;
-      }
+      if (earlier !== null) state.liveItems -= earlier.ended();
       touch();
       return result;
     },
@@ -167,39 +161,6 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
       });
   };
 
-  // Polls for the earlier runs' items: at the poll interval after a change, backing off to a lease
-  // length while nothing changes; a poll after a lease length without change also settles items
-  // whose workflow closed without ending them.
-  let pollWaitMs = runtime.pollIntervalSeconds * 1000;
-  let pollArmed = false;
-  let pollDue = false;
-  let unchangedSince = Date.now();
-  const armPoll = () => {
-    if (pollArmed || earlier === null || openItems(earlier) === 0) return;
-    pollArmed = true;
-    void sleep(pollWaitMs).then(
-      () => {
-        pollDue = true;
-        touch();
-      },
-      () => undefined,
-    );
-  };
-  const poll = async (throughKey: string) => {
-    pollDue = false;
-    pollArmed = false;
-    const settle = shouldSettle(Date.now() - unchangedSince, runtime.leaseSeconds * 1000);
-    const after = (await batchStore.startedBatchItems({ runtime, throughKey, settle })).counts;
-    // cancelBatch ended them all meanwhile.
-    if (earlier === null) return;
-    const changed = openItems(after) !== openItems(earlier);
-    if (changed || settle) unchangedSince = Date.now();
-    state.counts = countsAfterPoll(state.counts, earlier, after);
-    state.liveItems -= openItems(earlier) - openItems(after);
-    earlier = after;
-    pollWaitMs = nextPollMs(pollWaitMs, changed, runtime.pollIntervalSeconds * 1000, runtime.leaseSeconds * 1000);
-  };
-
   const grantSlots = () => {
     for (const key of slots.grant()) {
       // The item may have ended meanwhile; then its slot is freed when its workflow completes.
@@ -215,7 +176,11 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   try {
     for (;;) {
       draining ||= shouldContinueAsNew({ length: workflowInfo().historyLength, suggested: workflowInfo().continueAsNewSuggested }, input.historyEventLimit);
-      if (pollDue && earlierThrough !== null) await poll(earlierThrough);
+      const polled = earlier?.due ? await earlier.poll() : null;
+      if (polled !== null) {
+        state.counts = countsAfterPoll(state.counts, polled.before, polled.after);
+        state.liveItems -= openItems(polled.before) - openItems(polled.after);
+      }
       // Items waiting for a slot (to try again) get theirs before new items start with one.
       if (slotsWithStart) grantSlots();
       const stopping = cancelled !== null || draining || keys.exhausted;
@@ -237,7 +202,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
       // Continue as new at once: the live items run on, and the next run counts them in.
       if (outlive && draining && starting === 0 && !keys.exhausted && cancelled === null) break;
       if (state.liveItems === 0 && (keys.exhausted || cancelled !== null || draining)) break;
-      armPoll();
+      earlier?.arm();
       changed = false;
       await condition(() => changed);
     }
@@ -245,7 +210,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     if (!isCancellation(err)) throw err;
     // The batch workflow itself was cancelled (not through cancelBatch): cancel its items in the store too.
     await CancellationScope.nonCancellable(async () => {
-      if (earlierThrough !== null) await batchStore.cancelStartedBatchItems({ batchId: runtime.batchId, throughKey: earlierThrough });
+      if (earlier !== null) await earlier.cancel();
       await batchStore.cancelBatchItems({ batchId: runtime.batchId, ownerId: runtime.ownerId });
     });
     upsertSearchAttributes([{ key: SA_RUN_STATUS, value: 'cancelled' }]);
