@@ -12,7 +12,7 @@ import {
 import type { BatchStore, ItemLeaseOutcome, ItemWriteOutcome } from '../store';
 import type { ItemEndWriter } from './batch-item-end';
 import type { BatchLeaseWaiters } from './batch-lease-waiters';
-import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
+import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
 import type { SubagentExecutor } from './run-subagent';
 import { untilStored } from './until-stored';
@@ -34,7 +34,17 @@ export function createRunBatchItem(batches: BatchStore, execute: SubagentExecuto
     const { item, leaseSeconds, pollIntervalSeconds, timeoutSeconds } = parseActivityInput(BatchItemRunInputSchema, raw, 'runBatchItem');
     const leaseMs = leaseSeconds * 1000;
     const acquire = () => batches.acquireItemLease(item.batchId, item.key, item.attempt, leaseMs);
-    await withHeartbeats((signal) => waitForLease(item, acquire, { leaseMs, pollMs: pollIntervalSeconds * 1000, signal }, waiters));
+    try {
+      await withHeartbeats((signal) => waitForLease(item, acquire, { leaseMs, pollMs: pollIntervalSeconds * 1000, signal }, waiters));
+    } catch (err) {
+      // Stopped by its worker's shutdown before it held a lease, the try never ran: a capacity wait
+      // (no attempt used), not a lost attempt.
+      if (!isWorkerShutdownFailure(err)) throw err;
+      throw ApplicationFailure.nonRetryable(
+        `The worker shut down while attempt ${item.attempt} of batch item ${item.key} waited for a running slot; it waits again`,
+        BATCH_LEASE_WAIT_TIMEOUT_TYPE,
+      );
+    }
     const renewal = setInterval(() => void renew(item, acquire), leaseMs / RENEWALS_PER_LEASE);
     let finished: ItemWriteOutcome | null = null;
     try {

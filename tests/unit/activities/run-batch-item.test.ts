@@ -161,6 +161,25 @@ describe('runBatchItem', () => {
     expect(await row('b')).toMatchObject({ status: 'pending', attempts: 0 });
   });
 
+  test("a try its worker's shutdown stops while it waits for a lease ends as a lease wait: it used no attempt", async () => {
+    await stores.batches.createBatch(batchInput({ limits: { maxLiveItems: 10, maxRunningItems: 1, maxAttempts: 3 } }), { maxItems: MAX_ITEMS });
+    const runningEnv = new MockActivityEnvironment({ activityType: 'runBatchItem' });
+    const waitingEnv = new MockActivityEnvironment({ activityType: 'runBatchItem' });
+    const a = runningEnv.run(runBatchItem, itemTry('a'));
+    await until(() => executor.started.length === 1);
+    const b = waitingEnv.run(runBatchItem, itemTry('b', { pollIntervalSeconds: 0.2 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    waitingEnv.cancel('WORKER_SHUTDOWN');
+    const waited = await failureOf(b);
+    executor.finish('a');
+    await expect(a).resolves.toMatchObject({ finished: { written: true, status: 'completed' } });
+    expect(waited.type).toBe(BATCH_LEASE_WAIT_TIMEOUT_TYPE);
+    expect(waited.nonRetryable).toBe(true);
+    expect(waited.message).toContain('waited for a running slot');
+    expect(await row('b')).toMatchObject({ status: 'pending', attempts: 0 });
+    expect(executor.started).toEqual(['a']);
+  });
+
   test('a lease freed by another process is found by polling', async () => {
     await stores.batches.createBatch(batchInput({ limits: { maxLiveItems: 10, maxRunningItems: 1, maxAttempts: 3 } }), { maxItems: MAX_ITEMS });
     await stores.batches.acquireItemLease('b1', 'a', 1, 60_000);
