@@ -71,7 +71,8 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     runningItems: 0,
     continuedRuns: input.cursor.continuedRuns,
   };
-  setHandler(batchStateQuery, () => state);
+  // A leased batch's running items follow its live ones at once, also while its loop awaits a store read.
+  setHandler(batchStateQuery, () => (leases && state.status === 'running' ? { ...state, runningItems: Math.min(state.liveItems, input.maxRunningItems) } : state));
   if (state.status !== 'running') return state;
 
   const items = new CancellationScope();

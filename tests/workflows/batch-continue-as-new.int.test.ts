@@ -24,7 +24,7 @@ async function startSlowBatch(h: Harness, ownerId: string) {
   expect((await itemA.describe()).status.name).toBe('RUNNING');
   // The run in charge counts `a` as running (and in its window) while it runs.
   const state = () => started.handle.query<BatchState>('state');
-  await waitFor(async () => (await state()).counts.completed === 40);
+  await waitFor(async () => (await state()).counts.completed === 40 && (await state()).liveItems === 1);
   expect(await state()).toMatchObject({ liveItems: 1, runningItems: 1, counts: { completed: 40, running: 1, pending: 0 } });
   expect((await state()).continuedRuns).toBeGreaterThanOrEqual(1);
   return { started, itemA };
