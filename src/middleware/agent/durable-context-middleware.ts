@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { createMiddleware } from 'langchain';
 import { z } from 'zod';
 import { activeSkills } from '../active-skills';
-import { durableContextMessages, renderDurableContextData } from '../durable-context';
+import { durableContextMessages, renderDurableContextData, type ActiveSkill } from '../durable-context';
 import { SummaryStateSchema } from './summarization-middleware';
 
 export const DURABLE_CONTEXT_MIDDLEWARE_NAME = 'DurableContextMiddleware';
@@ -15,25 +15,45 @@ export const SkillContextStateSchema = z.object({ skill_context: z.array(ActiveS
 // One instance for every chain: LangChain derives (and zod compiles) a parser per schema object.
 const DurableContextStateSchema = SummaryStateSchema.extend(SkillContextStateSchema.shape);
 
+/** The skills the agent loaded: those recorded in state, then any read since, in load order. */
+function loadedSkills(state: { skill_context: ActiveSkill[]; messages: Parameters<typeof activeSkills>[0] }): ActiveSkill[] {
+  const known = new Set(state.skill_context.map((s) => s.path));
+  return [...state.skill_context, ...activeSkills(state.messages).filter((s) => !known.has(s.path))];
+}
+
+export interface DurableContextMiddlewareOptions {
+  /**
+   * Record the skills the agent loaded in state (`skill_context`) before each model call, so they
+   * survive a compaction that drops the reads. Without compaction every read stays in the messages,
+   * and each request takes them from there: no `beforeModel` hook, one graph step fewer per turn.
+   * @default true
+   */
+  readonly recordSkills?: boolean;
+}
+
 /**
- * Durable context for a subagent (SPEC §6.5): `beforeModel` records the skills the agent loaded
- * (`skill_context`, kept in state so it survives history compaction), and every model request
- * gets them and the compaction summary (`summary_text`) back as hidden data behind the authority
- * contract. The contract is a SystemMessage
- * the coalescer folds into the single leading system message; nothing here is saved to messages.
+ * Durable context for a subagent (SPEC §6.5): every model request gets the skills the agent loaded
+ * (kept in state as `skill_context` when `recordSkills`, so they survive history compaction) and
+ * the compaction summary (`summary_text`) back as hidden data behind the authority contract. The
+ * contract is a SystemMessage the coalescer folds into the single leading system message; nothing
+ * here is saved to messages.
  */
-export function durableContextMiddleware() {
+export function durableContextMiddleware(options: DurableContextMiddlewareOptions = {}) {
+  const recordSkills = options.recordSkills ?? true;
   return createMiddleware({
     name: DURABLE_CONTEXT_MIDDLEWARE_NAME,
     stateSchema: DurableContextStateSchema,
-    beforeModel: (state) => {
-      const known = new Set(state.skill_context.map((s) => s.path));
-      const fresh = activeSkills(state.messages).filter((s) => !known.has(s.path));
-      return fresh.length > 0 ? { skill_context: [...state.skill_context, ...fresh] } : undefined;
-    },
+    ...(recordSkills
+      ? {
+          beforeModel: (state: z.infer<typeof DurableContextStateSchema> & { messages: Parameters<typeof activeSkills>[0] }) => {
+            const loaded = loadedSkills(state);
+            return loaded.length > state.skill_context.length ? { skill_context: loaded } : undefined;
+          },
+        }
+      : {}),
     wrapModelCall: (request, handler) => {
       const specs = durableContextMessages(
-        renderDurableContextData({ summaryText: request.state.summary_text, ledger: [], skillContext: request.state.skill_context }),
+        renderDurableContextData({ summaryText: request.state.summary_text, ledger: [], skillContext: loadedSkills(request.state) }),
       );
       if (specs.length === 0) return handler(request);
       const injected = specs.map((m) =>

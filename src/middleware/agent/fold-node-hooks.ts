@@ -135,5 +135,6 @@ export function foldNodeHooks(chain: readonly AgentMiddleware[], options: FoldNo
     afterAgent: nodeOf('afterAgent'),
   } as Parameters<typeof createMiddleware>[0]) as AgentMiddleware;
   const withoutNodeHooks = chain.map((m) => ({ ...m, beforeAgent: undefined, beforeModel: undefined, afterModel: undefined, afterAgent: undefined }) as AgentMiddleware);
-  return withHooks.length === 0 ? [...chain] : [hooks, ...withoutNodeHooks];
+  // No hook left to run (none, or only dropped run-level ones): no hooks middleware, and no step.
+  return withHooks.length === 0 ? withoutNodeHooks : [hooks, ...withoutNodeHooks];
 }

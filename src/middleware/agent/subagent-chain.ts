@@ -63,7 +63,9 @@ export function subagentInputMessages(taskText: string, options: CurrentDateRemi
  * The node hooks of all of them run in one middleware placed first ({@link SUBAGENT_HOOKS_MIDDLEWARE_NAME},
  * see `foldNodeHooks`), in the same order, so a turn costs one graph step per hook kind rather than
  * one per hook. The guards check responses inside the model call (their wrap hooks), so there is no
- * afterModel hook: a one-turn task runs 2 steps (`before_model`, `model_request`) instead of 9.
+ * afterModel hook, and durable context records loaded skills in a `beforeModel` hook only when
+ * summarization is on: by default a one-turn task runs 1 step (`model_request`), as the plain
+ * agent does, instead of 9; with summarization or deferred tools, 2 (`before_model` first).
  * The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
  * graph has neither step: they only clear what earlier runs of the thread left in the guards'
  * memory and forget the run's, and a chain built per execution starts without it and discards it.
@@ -79,7 +81,8 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
   if (config.loop_detection.enabled) chain.push(loopDetectionMiddleware(config.loop_detection));
   const budget = resolveSubagentTokenBudget(config, options.agentName);
   if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
-  chain.push(durableContextMiddleware(), skillToolPolicyMiddleware({ skills: options.skills ?? [] }));
+  // Skills loaded are recorded in state only when summarization may compact their reads away.
+  chain.push(durableContextMiddleware({ recordSkills: config.summarization.enabled }), skillToolPolicyMiddleware({ skills: options.skills ?? [] }));
   if (options.deferredTools !== undefined) chain.push(deferredToolsMiddleware(options.deferredTools));
   if (config.summarization.enabled) {
     if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');

@@ -114,6 +114,19 @@ test('a run-level hook kind left with no hooks after the drop gets no node', asy
   expect(log).toEqual(['Guard.beforeModel', 'Other.beforeModel', 'Other.afterModel', 'Guard.afterModel']);
 });
 
+test('a chain whose only node hooks are dropped run-level ones gets no hooks middleware, and runs no hook', async () => {
+  const log: string[] = [];
+  const guard = logging('Guard', log, { beforeModel: undefined, afterModel: undefined });
+  const chain = foldNodeHooks([guard, createMiddleware({ name: 'WrapOnly', wrapModelCall: (request, handler) => handler(request) }) as AgentMiddleware], {
+    name: 'Hooks',
+    dropRunHooks: ['Guard'],
+  });
+  expect(chain.map((m) => m.name)).toEqual(['Guard', 'WrapOnly']);
+  const run = await nodesRun(chain, ['done']);
+  expect(run.nodes).toEqual(['model_request']);
+  expect(log).toEqual([]);
+});
+
 test('a chain without node hooks is returned as it is; hooks with jump targets are refused', () => {
   const wrapOnly = createMiddleware({ name: 'WrapOnly', wrapModelCall: (request, handler) => handler(request) }) as AgentMiddleware;
   expect(foldNodeHooks([wrapOnly], { name: 'Hooks' })).toEqual([wrapOnly]);

@@ -1,5 +1,13 @@
 import { AppConfigSchema, type AppConfigInput } from '../../../src/config';
-import { buildSubagentMiddleware, DATE_CONTEXT_MIDDLEWARE_NAME, dateContextMiddleware, stopReasonGuards, subagentInputMessages } from '../../../src/middleware/agent';
+import {
+  buildSubagentMiddleware,
+  DATE_CONTEXT_MIDDLEWARE_NAME,
+  dateContextMiddleware,
+  durableContextMiddleware,
+  stopReasonGuards,
+  subagentInputMessages,
+  systemMessageCoalescingMiddleware,
+} from '../../../src/middleware/agent';
 import { recursionLimitForTurns } from '../../../src/middleware/turn-recursion-limit';
 import { HumanMessage, SystemMessage } from '@langchain/core/messages';
 import { createAgent, tool } from 'langchain';
@@ -13,9 +21,8 @@ const names = (input: AppConfigInput = {}) => buildSubagentMiddleware({ config: 
 test('the chain order is pinned: sanitization outermost, guards, durable context, skill tool policy, coalescer last', () => {
   // Tool-result sanitization sits right after input sanitization (tool results are data): outside
   // everything that adds framework blocks, so only tool output is neutralized.
+  // No node hooks by default (see below), so no folded hooks middleware in front.
   expect(names()).toEqual([
-    // The node hooks of the chain, folded into one graph node per hook kind (their order is the chain's).
-    'SubagentHooksMiddleware',
     'InputSanitizationMiddleware',
     'ToolResultSanitizationMiddleware',
     'LLMErrorHandlingMiddleware',
@@ -80,21 +87,25 @@ test('with deferred tools, their filter sits right after the skill tool policy a
   expect(() => buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', deferredTools: { deferred: [], maxResults: 5 } })).toThrow();
 });
 
-test('a turn runs one graph step per hook kind: 2 steps for a one-turn task, 3 more per tool round', async () => {
+test('a turn runs one graph step per hook kind: by default 1 step for a one-turn task and 2 more per tool round, as the plain agent; with summarization 2 and 3', async () => {
   const noop = tool(async () => 'ok', { name: 'noop', description: 'does nothing', schema: z.object({}) });
-  const nodesOf = async (turns: object[]) => {
+  const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
+  const nodesOf = async (turns: object[], summarization = false) => {
     const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 's');
-    const middleware = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose' });
+    const middleware = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: summarization } }), agentName: 'general-purpose', summaryModel });
     const agent = createAgent({ model: new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: 'go' }, modelName: 'm' }), tools: [noop], middleware });
     const nodes: string[] = [];
     for await (const update of await agent.stream({ messages: subagentInputMessages('go') }, { streamMode: 'updates', context: { run_id: 'r', thread_id: 't' } })) nodes.push(...Object.keys(update));
     return nodes;
   };
-  const hooks = (kind: string) => `SubagentHooksMiddleware.${kind}`;
+  const toolRound = [{ tool_calls: [{ name: 'noop', args: {} }] }, { content: 'done' }];
   // The guards check responses inside the model call: no after_model step.
-  const turn = [hooks('before_model'), 'model_request'];
-  expect(await nodesOf([{ content: 'done' }])).toEqual(turn);
-  expect(await nodesOf([{ tool_calls: [{ name: 'noop', args: {} }] }, { content: 'done' }])).toEqual([...turn, 'tools', ...turn]);
+  expect(await nodesOf([{ content: 'done' }])).toEqual(['model_request']);
+  expect(await nodesOf(toolRound)).toEqual(['model_request', 'tools', 'model_request']);
+  // Summarization compacts before a call, and durable context records the skills loaded first.
+  const turn = ['SubagentHooksMiddleware.before_model', 'model_request'];
+  expect(await nodesOf([{ content: 'done' }], true)).toEqual(turn);
+  expect(await nodesOf(toolRound, true)).toEqual([...turn, 'tools', ...turn]);
 });
 
 test('the folded chain has no run-level hooks and no afterModel hook, whatever parts are enabled', () => {
@@ -137,4 +148,28 @@ test('the model gets the same requests as when the date reminder came from a bef
   expect(before).toHaveLength(2);
   expect(before[0]?.[0]?.[1]).toContain('<current_date>2025-03-04, Tuesday</current_date>');
   expect(await requests(false)).toEqual(before);
+});
+
+test('durable context gives the model the same skill context whether it records loaded skills in state or reads them from the messages', async () => {
+  const readFile = tool(async () => '---\nname: pdf\n---\nUse it.', { name: 'read_file', description: 'reads a file', schema: z.object({ path: z.string() }) });
+  const requests = async (recordSkills: boolean) => {
+    const { model, calls } = RecordingChatModel.answering([
+      { content: '', toolCalls: [{ name: 'read_file', args: { path: '/mnt/skills/public/pdf/SKILL.md' } }] },
+      { content: '', toolCalls: [{ name: 'read_file', args: { path: '/mnt/skills/public/pdf/SKILL.md' } }] },
+      'done',
+    ]);
+    const agent = createAgent({ model, tools: [readFile], systemPrompt: 'You are a subagent.', middleware: [durableContextMiddleware({ recordSkills }), systemMessageCoalescingMiddleware()] });
+    const final = await agent.invoke({ messages: [new HumanMessage('go')] }, { context: { run_id: 'r', thread_id: 't' } });
+    return { calls: calls.map((call) => call.map((m) => [m.type, m.content])), skillContext: (final as { skill_context?: unknown }).skill_context };
+  };
+  const recorded = await requests(true);
+  const read = await requests(false);
+  expect(recorded.calls).toHaveLength(3);
+  // The skill is listed as loaded in every request after its read, once.
+  const listed = '- pdf -> /mnt/skills/public/pdf/SKILL.md';
+  expect(JSON.stringify(recorded.calls[0])).not.toContain(listed);
+  expect(recorded.calls[2]?.[1]).toEqual(['human', `<durable_context_data>\n## Active skills (loaded earlier - re-read the file before applying its instructions)\n${listed}\n</durable_context_data>`]);
+  expect(read.calls).toEqual(recorded.calls);
+  expect(recorded.skillContext).toEqual([{ name: 'pdf', path: '/mnt/skills/public/pdf/SKILL.md' }]);
+  expect(read.skillContext).toEqual([]);
 });
