@@ -155,7 +155,13 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
         const spans = agentSpansMiddleware({ ids: deerflowIdsOf(input), model: modelName, agent: def.name });
         const middleware = [
           ...(receiptsEnabled ? withToolReceipts(chain) : chain),
-          reporter.flushBeforeCalls(),
+          // A tool round's receipts are new evidence for the run before the next model call.
+          reporter.flushBeforeCalls((conversation) => {
+            if (receipts === null) return;
+            const known = receipts.receipts.length;
+            receipts.observe(conversation);
+            if (receipts.receipts.length !== known) reporter.publish(progress());
+          }),
           ...(checkpoints === null ? [] : [checkpoints.storeBeforeCalls()]),
           spans,
         ];

@@ -166,7 +166,10 @@ export function resumeRun(point: ResumePoint, middleware: readonly AgentMiddlewa
   const phase = point.next.map(phaseOf).find((p) => p !== null) ?? 'after_agent';
   const turns = turnsDoneAtStep(point.graphStep, shapeOf(point.nodes));
   const step = stepBeforePhase(phase, turns, graphShape(middleware));
-  return { input: takeoverInput(phase, nodes, point.messages), recursionLimit: Math.max(1, fullLimit - (step + 2)) };
+  const input = takeoverInput(phase, nodes, point.messages);
+  // A Command takes a graph step of its own before the node it goes to. (A chain with beforeModel
+  // hooks hid this: its cap admits the next turn's hooks, so one step short still ended at the model.)
+  return { input, recursionLimit: Math.max(1, fullLimit - (step + 2) + (input === null ? 0 : 1)) };
 }
 
 function takeoverInput(phase: GraphPhase, nodes: Record<GraphPhase, string[]>, messages: readonly BaseMessage[]): Command | null {

@@ -1,4 +1,5 @@
 import { Context, log } from '@temporalio/activity';
+import type { BaseMessage } from '@langchain/core/messages';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import type { SubagentProgress, SubagentTaskInput } from '../contracts';
 import { taskProgressSignal } from '../workflows/lead-run-messages';
@@ -47,11 +48,17 @@ export class TaskProgressReporter {
     }
   }
 
-  /** Middleware that flushes before every model and tool call of the agent (wrap hooks: no graph step). */
-  flushBeforeCalls(): AgentMiddleware {
+  /**
+   * Middleware that flushes before every model and tool call of the agent (wrap hooks: no graph
+   * step). Before a model call, `beforeModelCall` first sees the conversation as the call gets it:
+   * the graph runs ahead of the stream that reports its steps, so a tool round's receipts may not
+   * have been published yet.
+   */
+  flushBeforeCalls(beforeModelCall?: (messages: readonly BaseMessage[]) => void): AgentMiddleware {
     return createMiddleware({
       name: TASK_PROGRESS_MIDDLEWARE_NAME,
       wrapModelCall: async (request, handler) => {
+        beforeModelCall?.(request.state.messages);
         await this.flush();
         return handler(request);
       },

@@ -32,6 +32,8 @@ import { afterToolResults, streamUntil } from '../../support/interrupted-stream'
 import { parseScenario, ScriptedChatModel } from '../../../src/models';
 
 const config = AppConfigSchema.parse({});
+/** With summarization the chain keeps a beforeModel hook (durable context records loaded skills). */
+const summarizing = AppConfigSchema.parse({ summarization: { enabled: true } });
 const now = () => new Date('2025-03-04T12:00:00Z');
 const task = { threadId: 'thread-1', runId: 'run-1', taskId: '0.0' };
 const context = { run_id: 'run-1:0.0#1', thread_id: 'thread-1' };
@@ -124,11 +126,18 @@ function firstAttempt(
 }
 
 /** Attempt 2 on this release's chain, taking over as `runSubagent` does. */
-async function resumedAttempt(memory: MemorySaver, toolRounds: number): Promise<{ point: ResumePoint; input: Command | null; messages: readonly BaseMessage[]; capped: boolean }> {
+async function resumedAttempt(
+  memory: MemorySaver,
+  toolRounds: number,
+  withSummarization = false,
+): Promise<{ point: ResumePoint; input: Command | null; messages: readonly BaseMessage[]; capped: boolean }> {
   const point = await takeOverCheckpoint(memory, task, 2);
   if (point === null) throw new Error('nothing to take over');
   const saver = new ConversationCheckpoints(memory);
-  const middleware = [...buildSubagentMiddleware({ config, agentName: 'general-purpose' }), saver.storeBeforeCalls()];
+  const chain = withSummarization
+    ? buildSubagentMiddleware({ config: summarizing, agentName: 'general-purpose', summaryModel: new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' }) })
+    : buildSubagentMiddleware({ config, agentName: 'general-purpose' });
+  const middleware = [...chain, saver.storeBeforeCalls()];
   const run = resumeRun(point, middleware, recursionLimitForTurns(MAX_TURNS, middleware));
   let messages = point.messages;
   try {
@@ -171,8 +180,9 @@ function expectTakenOverToTheCap(resumed: Awaited<ReturnType<typeof resumedAttem
 
 describe('a checkpoint of the previous release (a graph node per hook) resumed on the folded chain', () => {
   test.each([
-    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
-    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'DurableContextMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    // This chain has no beforeModel hooks either: the model is next.
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'DurableContextMiddleware.before_model', 'model_request'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'DurableContextMiddleware.before_model', 'model_request'],
     // This chain has no afterModel hooks: the response's tool calls go to the tools.
     ['a model response (next: the afterModel hooks)', afterResponses(2), 'TokenBudgetMiddleware.after_model', 'tools'],
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, oldNext, takeover) => {
@@ -212,10 +222,21 @@ describe('a checkpoint of the previous release (a graph node per hook) resumed o
   });
 });
 
+describe('a checkpoint of the previous release resumed on a chain with a beforeModel hook (summarization on)', () => {
+  test.each([
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(2), 'SubagentHooksMiddleware.before_model'],
+    ['a model response (next: the afterModel hooks)', afterResponses(2), 'tools'],
+  ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, takeover) => {
+    const memory = new MemorySaver();
+    await inActivity(() => previousReleaseAttempt(memory, 20, stopWhen));
+    expectTakenOverToTheCap(await inActivity(() => resumedAttempt(memory, 20, true)), takeover);
+  });
+});
+
 describe('a checkpoint of the folded layout with a beforeAgent node resumed on the chain without one', () => {
   test.each([
-    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'SubagentHooksMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
-    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'SubagentHooksMiddleware.before_model', 'SubagentHooksMiddleware.before_model'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(1), 'SubagentHooksMiddleware.before_model', 'model_request'],
+    ['a round of tool results (next: the beforeModel hooks)', afterToolResults(3), 'SubagentHooksMiddleware.before_model', 'model_request'],
     // This chain has no afterModel hooks: the response's tool calls go to the tools.
     ['a model response (next: the afterModel hooks)', afterResponses(2), 'SubagentHooksMiddleware.after_model', 'tools'],
   ])('after %s, keeps the conversation, its usage and the turn cap', async (_label, stopWhen, next, takeover) => {
