@@ -4,7 +4,6 @@ import {
   BATCH_STORE_INVALID_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
   type BatchItemAttemptRecord,
-  type BatchItemRuntime,
   type BatchItemCounts,
   type CancelBatchRequest,
   type CancelBatchResult,
@@ -14,6 +13,10 @@ import {
   type FinishBatchItemInput,
   type FinishedBatchItem,
   StartBatchItemAttemptInputSchema,
+  StartedBatchItemsInputSchema,
+  CancelStartedBatchItemsInputSchema,
+  type StartedBatchItemsInput,
+  type CancelStartedBatchItemsInput,
   type StartBatchItemAttemptInput,
 } from '../contracts';
 import { isBatchStoreError, type BatchStoreErrorCode, type ItemWriteOutcome } from '../store';
@@ -104,12 +107,14 @@ export function createBatchActivities(deps: ActivityDeps) {
      * What became of the items the batch workflow's earlier runs started (keys up to `throughKey`):
      * their counts, after ending (with `settle`) any whose workflow closed without writing its end.
      */
-    async startedBatchItems(input: { runtime: BatchItemRuntime; throughKey: string; settle: boolean }): Promise<StartedItems> {
+    async startedBatchItems(raw: StartedBatchItemsInput): Promise<StartedItems> {
+      const input = parseActivityInput(StartedBatchItemsInputSchema, raw, 'startedBatchItems');
       return nonRetryableStoreErrors(() => startedBatchItems(batches, writeItemEnd, input));
     },
 
     /** Asks Temporal to cancel the open items earlier runs started (before the store cancels the batch). */
-    async cancelStartedBatchItems(input: { batchId: string; throughKey: string }): Promise<number> {
+    async cancelStartedBatchItems(raw: CancelStartedBatchItemsInput): Promise<number> {
+      const input = parseActivityInput(CancelStartedBatchItemsInputSchema, raw, 'cancelStartedBatchItems');
       return nonRetryableStoreErrors(() => cancelStartedItemWorkflows(batches, input));
     },
 

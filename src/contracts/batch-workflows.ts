@@ -141,6 +141,19 @@ export const StartBatchItemAttemptInputSchema = z.object({
 });
 export type StartBatchItemAttemptInput = z.infer<typeof StartBatchItemAttemptInputSchema>;
 
+/** Input of `startedBatchItems`: the items a batch workflow's earlier runs started (keys up to `throughKey`). */
+export const StartedBatchItemsInputSchema = z.object({
+  runtime: BatchItemRuntimeSchema,
+  // As stored: keys compare exactly, so no trimming.
+  throughKey: z.string().min(1),
+  settle: z.boolean(),
+});
+export type StartedBatchItemsInput = z.infer<typeof StartedBatchItemsInputSchema>;
+
+/** Input of `cancelStartedBatchItems`: cancel the open items with keys up to `throughKey`. */
+export const CancelStartedBatchItemsInputSchema = z.object({ batchId: id, throughKey: z.string().min(1) });
+export type CancelStartedBatchItemsInput = z.infer<typeof CancelStartedBatchItemsInputSchema>;
+
 /** Input of `finishBatchItem`: the item's terminal write and its `subagent.end` event. */
 export const FinishBatchItemInputSchema = z.object({
   runtime: BatchItemRuntimeSchema,

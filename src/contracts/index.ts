@@ -269,6 +269,8 @@ export {
   CancelBatchResultSchema,
   BatchItemAttemptRecordSchema,
   StartBatchItemAttemptInputSchema,
+  StartedBatchItemsInputSchema,
+  CancelStartedBatchItemsInputSchema,
   FinishBatchItemInputSchema,
 } from './batch-workflows';
 export type {
@@ -283,6 +285,8 @@ export type {
   CancelBatchResult,
   BatchItemAttemptRecord,
   StartBatchItemAttemptInput,
+  StartedBatchItemsInput,
+  CancelStartedBatchItemsInput,
   FinishBatchItemInput,
 } from './batch-workflows';
 export { isValidThreadId, THREAD_ID_PATTERN, THREAD_OWNER_ID_MAX_CHARS, ThreadKind, ThreadKindSchema, ThreadClaimInputSchema, ThreadOwnerRecordSchema } from './thread-owners';

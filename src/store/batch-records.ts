@@ -80,7 +80,8 @@ export function parseCreateBatch(input: unknown, maxItems: number): ParsedBatch 
 export const parseListQuery = (batchId: string, query: unknown): ParsedListQuery => parseBatchInput(ListBatchItemsQuerySchema, query, batchId);
 
 // Built once: zod compiles a parser per schema object, which costs more than the parse itself.
-const PageLimitSchema = z.number().int().min(1).max(BATCH_LIST_MAX_LIMIT);
+// An object, so a refusal names the field (`limit: must be >= 1`).
+const PageLimitSchema = z.strictObject({ limit: z.number().int().min(1).max(BATCH_LIST_MAX_LIMIT) });
 const RunningMarkSchema = z.strictObject({ attempt: z.number().int().min(1), at: z.iso.datetime({ offset: true }).optional() });
 const LeaseAttemptSchema = z.number().int().min(1);
 const ItemLeaseSchema = z.strictObject({ attempt: LeaseAttemptSchema, leaseMs: z.number().int().min(1), nowMs: z.number().int().min(0) });
@@ -88,7 +89,7 @@ const LeaseReleaseSchema = z.strictObject({ attempt: LeaseAttemptSchema });
 
 /** @throws BatchStoreError `invalid` unless `limit` is an integer in 1..1000. @internal */
 export function checkPageLimit(batchId: string, limit: number): number {
-  return parseBatchInput(PageLimitSchema, limit, batchId);
+  return parseBatchInput(PageLimitSchema, { limit }, batchId).limit;
 }
 
 /** @throws BatchStoreError `invalid` for an empty key bound. @internal */

@@ -45,7 +45,7 @@ export function batchItemLifecycleSpec(batches: () => BatchStore): void {
       expect(await batches().openItemsThrough('b1', 'z', 10, 'd')).toEqual(['e']);
       await expectBatchError(batches().countItemsThrough('b1', ''), 'invalid', 'throughKey: must be a non-empty string');
       await expectBatchError(batches().openItemsThrough('b1', '', 10), 'invalid', 'throughKey: must be a non-empty string');
-      await expectBatchError(batches().openItemsThrough('b1', 'z', 0), 'invalid', 'must be >= 1');
+      await expectBatchError(batches().openItemsThrough('b1', 'z', 0), 'invalid', 'limit: must be >= 1');
     });
 
     it('recordAttempt appends to the history in order, once per identical entry, until the item is terminal', async () => {

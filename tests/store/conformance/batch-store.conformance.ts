@@ -150,7 +150,7 @@ export function batchStoreSpec(init: StoresInit): void {
       await batches().completeItem('b1', 'b', completion());
       expect(await batches().nextPendingItems('b1', 10)).toEqual(['c', 'd']);
       expect(await batches().nextPendingItems('ghost', 10)).toEqual([]);
-      await expectBatchError(batches().nextPendingItems('b1', 0), 'invalid', 'must be >= 1');
+      await expectBatchError(batches().nextPendingItems('b1', 0), 'invalid', 'limit: must be >= 1');
     });
 
     it('getBatch counts items by status', async () => {

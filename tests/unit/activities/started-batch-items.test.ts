@@ -1,0 +1,59 @@
+import { ApplicationFailure } from '@temporalio/common';
+import { createBatchActivities } from '../../../src/activities/batch-items';
+import type { BatchItemRuntime } from '../../../src/contracts';
+import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
+import { openStores, type Stores } from '../../../src/store';
+import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { storeOnlyDeps } from '../../support/store-only-deps';
+
+const RUNTIME: BatchItemRuntime = {
+  batchId: 'b1',
+  ownerId: OWNER,
+  threadId: 't1',
+  parentModel: 'm',
+  subagent: { name: 'general-purpose', timeoutSeconds: 60, maxTurns: 5 },
+  maxAttempts: 3,
+  pollIntervalSeconds: 1,
+  leaseSeconds: 30,
+  availableSkills: null,
+};
+
+async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
+  const err = await p.then(
+    () => new Error('expected a failure'),
+    (e: unknown) => e,
+  );
+  if (!(err instanceof ApplicationFailure)) throw err;
+  return err;
+}
+
+describe('startedBatchItems and cancelStartedBatchItems', () => {
+  let stores: Stores;
+  let activities: ReturnType<typeof createBatchActivities>;
+  beforeEach(async () => {
+    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    activities = createBatchActivities(storeOnlyDeps(stores));
+    await stores.batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
+  });
+  afterEach(async () => {
+    await stores.close();
+  });
+
+  test('startedBatchItems counts the items up to the cursor by status, as stored', async () => {
+    await stores.batches.markItemRunning('b1', 'a', 1);
+    await stores.batches.markItemRunning('b1', 'c', 1);
+    const started = await activities.startedBatchItems({ runtime: RUNTIME, throughKey: 'b', settle: false });
+    expect(started).toEqual({ counts: { pending: 1, running: 1, completed: 0, failed: 0, cancelled: 0, timed_out: 0 }, settled: 0 });
+  });
+
+  test('an input that does not validate fails for good and names the field', async () => {
+    const started = await failureOf(activities.startedBatchItems({ runtime: RUNTIME, throughKey: '', settle: false }));
+    expect(started.type).toBe(INVALID_INPUT_TYPE);
+    expect(started.message).toContain('throughKey');
+    const cancelled = await failureOf(activities.cancelStartedBatchItems({ batchId: 'b1', throughKey: '' }));
+    expect(cancelled.type).toBe(INVALID_INPUT_TYPE);
+    expect(cancelled.message).toContain('throughKey');
+    const noRuntime = await failureOf(activities.startedBatchItems({ throughKey: 'b', settle: false } as never));
+    expect(noRuntime.message).toContain('runtime');
+  });
+});
