@@ -120,6 +120,9 @@ export function foldNodeHooks(chain: readonly AgentMiddleware[], options: FoldNo
   };
   const folded = Object.fromEntries(NODE_HOOKS.map((hook) => [hook, partsOf(hook)] as const));
   const withHooks = chain.filter((m) => NODE_HOOKS.some((hook) => folded[hook]?.some((part) => part.middleware === m)));
+  const withoutNodeHooks = chain.map((m) => ({ ...m, beforeAgent: undefined, beforeModel: undefined, afterModel: undefined, afterAgent: undefined }) as AgentMiddleware);
+  // No hook left to run (none, or only dropped run-level ones): no hooks middleware, and no step.
+  if (withHooks.length === 0) return withoutNodeHooks;
   const schemas = (key: 'stateSchema' | 'contextSchema') => mergedSchema(withHooks.flatMap((m) => zodObjectOf(m, key) ?? []));
   const nodeOf = (hook: NodeHook) => {
     const parts = folded[hook] ?? [];
@@ -134,7 +137,5 @@ export function foldNodeHooks(chain: readonly AgentMiddleware[], options: FoldNo
     afterModel: nodeOf('afterModel'),
     afterAgent: nodeOf('afterAgent'),
   } as Parameters<typeof createMiddleware>[0]) as AgentMiddleware;
-  const withoutNodeHooks = chain.map((m) => ({ ...m, beforeAgent: undefined, beforeModel: undefined, afterModel: undefined, afterAgent: undefined }) as AgentMiddleware);
-  // No hook left to run (none, or only dropped run-level ones): no hooks middleware, and no step.
-  return withHooks.length === 0 ? withoutNodeHooks : [hooks, ...withoutNodeHooks];
+  return [hooks, ...withoutNodeHooks];
 }
