@@ -1,5 +1,4 @@
 import { MockActivityEnvironment } from '@temporalio/testing';
-import { ApplicationFailure } from '@temporalio/common';
 import { createItemEndWriter } from '../../../src/activities/batch-item-end';
 import { BatchLeaseWaiters } from '../../../src/activities/batch-lease-waiters';
 import { createRunBatchItem } from '../../../src/activities/run-batch-item';
@@ -8,6 +7,7 @@ import type { BatchItemExecution, BatchItemRunInput, SubagentExecutionResult } f
 import { BATCH_ITEM_FENCED_TYPE, BATCH_LEASE_WAIT_TIMEOUT_TYPE, INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { applicationFailureOf } from '../../support/application-failure-of';
 import { storeOnlyDeps } from '../../support/store-only-deps';
 
 const RESULT: SubagentExecutionResult = {
@@ -62,15 +62,6 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5_000): Promi
     if (Date.now() > deadline) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-}
-
-async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await p.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApplicationFailure)) throw err;
-  return err;
 }
 
 describe('runBatchItem', () => {
@@ -153,7 +144,7 @@ describe('runBatchItem', () => {
   test('a batch full for a whole lease length ends the try as a lease wait timeout; the model never ran', async () => {
     await stores.batches.createBatch(batchInput({ limits: { maxLiveItems: 10, maxRunningItems: 1, maxAttempts: 3 } }), { maxItems: MAX_ITEMS });
     await stores.batches.acquireItemLease('b1', 'a', 1, 60_000);
-    const failure = await failureOf(run(itemTry('b', { leaseSeconds: 1, pollIntervalSeconds: 0.2 })));
+    const failure = await applicationFailureOf(run(itemTry('b', { leaseSeconds: 1, pollIntervalSeconds: 0.2 })));
     expect(failure.type).toBe(BATCH_LEASE_WAIT_TIMEOUT_TYPE);
     expect(failure.nonRetryable).toBe(true);
     expect(failure.message).toContain('1 of 1 running');
@@ -170,7 +161,7 @@ describe('runBatchItem', () => {
     const b = waitingEnv.run(runBatchItem, itemTry('b', { pollIntervalSeconds: 0.2 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
     waitingEnv.cancel('WORKER_SHUTDOWN');
-    const waited = await failureOf(b);
+    const waited = await applicationFailureOf(b);
     executor.finish('a');
     await expect(a).resolves.toMatchObject({ finished: { written: true, status: 'completed' } });
     expect(waited.type).toBe(BATCH_LEASE_WAIT_TIMEOUT_TYPE);
@@ -196,14 +187,14 @@ describe('runBatchItem', () => {
   test('an item of a cancelled batch is fenced: the try fails for good without running', async () => {
     await stores.batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
     await stores.batches.cancelBatch('b1', OWNER);
-    const failure = await failureOf(run(itemTry('a')));
+    const failure = await applicationFailureOf(run(itemTry('a')));
     expect(failure.type).toBe(BATCH_ITEM_FENCED_TYPE);
     expect(failure.message).toContain('cancelled');
     expect(executor.started).toEqual([]);
   });
 
   test('an input that does not validate fails for good, before the store', async () => {
-    const failure = await failureOf(run({ ...itemTry('a'), leaseSeconds: 0 }));
+    const failure = await applicationFailureOf(run({ ...itemTry('a'), leaseSeconds: 0 }));
     expect(failure.type).toBe(INVALID_INPUT_TYPE);
     expect(failure.message).toContain('leaseSeconds');
     expect(executor.started).toEqual([]);

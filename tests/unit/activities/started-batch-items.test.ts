@@ -1,9 +1,9 @@
-import { ApplicationFailure } from '@temporalio/common';
 import { createBatchActivities } from '../../../src/activities/batch-items';
 import type { BatchItemRuntime } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { applicationFailureOf } from '../../support/application-failure-of';
 import { storeOnlyDeps } from '../../support/store-only-deps';
 
 const RUNTIME: BatchItemRuntime = {
@@ -17,15 +17,6 @@ const RUNTIME: BatchItemRuntime = {
   leaseSeconds: 30,
   availableSkills: null,
 };
-
-async function failureOf(p: Promise<unknown>): Promise<ApplicationFailure> {
-  const err = await p.then(
-    () => new Error('expected a failure'),
-    (e: unknown) => e,
-  );
-  if (!(err instanceof ApplicationFailure)) throw err;
-  return err;
-}
 
 describe('startedBatchItems and cancelStartedBatchItems', () => {
   let stores: Stores;
@@ -47,13 +38,13 @@ describe('startedBatchItems and cancelStartedBatchItems', () => {
   });
 
   test('an input that does not validate fails for good and names the field', async () => {
-    const started = await failureOf(activities.startedBatchItems({ runtime: RUNTIME, throughKey: '', settle: false }));
+    const started = await applicationFailureOf(activities.startedBatchItems({ runtime: RUNTIME, throughKey: '', settle: false }));
     expect(started.type).toBe(INVALID_INPUT_TYPE);
     expect(started.message).toContain('throughKey');
-    const cancelled = await failureOf(activities.cancelStartedBatchItems({ batchId: 'b1', throughKey: '' }));
+    const cancelled = await applicationFailureOf(activities.cancelStartedBatchItems({ batchId: 'b1', throughKey: '' }));
     expect(cancelled.type).toBe(INVALID_INPUT_TYPE);
     expect(cancelled.message).toContain('throughKey');
-    const noRuntime = await failureOf(activities.startedBatchItems({ throughKey: 'b', settle: false } as never));
+    const noRuntime = await applicationFailureOf(activities.startedBatchItems({ throughKey: 'b', settle: false } as never));
     expect(noRuntime.message).toContain('runtime');
   });
 });
