@@ -84,6 +84,8 @@ export const parseListQuery = (batchId: string, query: unknown): ParsedListQuery
 const PageLimitSchema = z.strictObject({ limit: z.number().int().min(1).max(BATCH_LIST_MAX_LIMIT) });
 const RunningMarkSchema = z.strictObject({ attempt: z.number().int().min(1), at: z.iso.datetime({ offset: true }).optional() });
 const LeaseAttemptSchema = z.number().int().min(1);
+// Compared with stored keys as given: no trimming.
+const ThroughKeySchema = z.strictObject({ throughKey: z.string().min(1) });
 const ItemLeaseSchema = z.strictObject({ attempt: LeaseAttemptSchema, leaseMs: z.number().int().min(1), nowMs: z.number().int().min(0) });
 const LeaseReleaseSchema = z.strictObject({ attempt: LeaseAttemptSchema });
 
@@ -94,8 +96,7 @@ export function checkPageLimit(batchId: string, limit: number): number {
 
 /** @throws BatchStoreError `invalid` for an empty key bound. @internal */
 export function checkThroughKey(batchId: string, throughKey: string): string {
-  if (typeof throughKey !== 'string' || throughKey === '') throw BatchStoreError.invalid(batchId, null, ['throughKey: must be a non-empty string']);
-  return throughKey;
+  return parseBatchInput(ThroughKeySchema, { throughKey }, batchId).throughKey;
 }
 
 /** Counts by status from `(status, n)` rows; statuses without rows count 0. @internal */

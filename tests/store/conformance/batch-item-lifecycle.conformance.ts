@@ -43,8 +43,8 @@ export function batchItemLifecycleSpec(batches: () => BatchStore): void {
       expect(await batches().openItemsThrough('b1', 'd', 2)).toEqual(['a', 'b']);
       expect(await batches().openItemsThrough('b1', 'd', 10, 'b')).toEqual(['d']);
       expect(await batches().openItemsThrough('b1', 'z', 10, 'd')).toEqual(['e']);
-      await expectBatchError(batches().countItemsThrough('b1', ''), 'invalid', 'throughKey: must be a non-empty string');
-      await expectBatchError(batches().openItemsThrough('b1', '', 10), 'invalid', 'throughKey: must be a non-empty string');
+      await expectBatchError(batches().countItemsThrough('b1', ''), 'invalid', 'throughKey: must be at least 1 characters');
+      await expectBatchError(batches().openItemsThrough('b1', '', 10), 'invalid', 'throughKey: must be at least 1 characters');
       await expectBatchError(batches().openItemsThrough('b1', 'z', 0), 'invalid', 'limit: must be >= 1');
     });
 
