@@ -19,6 +19,7 @@ const zodFreeContracts = [
   'finished-task',
   'format-zod-issues',
   'identity-search-attributes',
+  'item-end-without-result',
   'mcp-tool-names',
   'message-text',
   'search-attributes',

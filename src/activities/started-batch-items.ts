@@ -1,6 +1,7 @@
 import { Context, log } from '@temporalio/activity';
 import { WorkflowNotFoundError, type Client, type WorkflowExecutionStatusName } from '@temporalio/client';
 import type { BatchItemCounts, BatchItemRuntime } from '../contracts';
+import { itemEndWithoutResult } from '../contracts/item-end-without-result';
 import type { BatchStore } from '../store';
 import { batchItemWorkflowId } from '../workflows/batch-messages';
 import type { ItemEndWriter } from './batch-item-end';
@@ -57,20 +58,13 @@ export async function startedBatchItems(
       await eachLimited(keys, async (key) => {
         const status = await workflowStatus(client, batchItemWorkflowId(runtime.batchId, key));
         if (status === 'RUNNING') return;
-        const written = await writeItemEnd(scope, {
-          key,
-          status: status === 'CANCELLED' ? 'cancelled' : 'failed',
-          resultRef: null,
-          resultSha256: null,
-          stopReason: null,
-          error: status === 'CANCELLED' ? null : `Item workflow ${status === null ? 'not found' : `closed ${status}`} without writing the item's end`,
-          attempts: 0,
-          attemptsFromRow: true,
-          modelName: null,
-          usage: null,
-          startedAt: null,
-          completedAt: new Date().toISOString(),
-        });
+        const completedAt = new Date().toISOString();
+        const written = await writeItemEnd(
+          scope,
+          status === 'CANCELLED'
+            ? itemEndWithoutResult(key, 'cancelled', null, completedAt, true)
+            : itemEndWithoutResult(key, 'failed', `Item workflow ${status === null ? 'not found' : `closed ${status}`} without writing the item's end`, completedAt, true),
+        );
         if (!written.written) return;
         settled += 1;
         log.warn('Ended a batch item whose workflow closed without ending it', { batchId: runtime.batchId, key, workflowStatus: status });

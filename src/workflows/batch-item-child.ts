@@ -1,6 +1,7 @@
 import { CancellationScope, executeChild, isCancellation, ParentClosePolicy, startChild } from '@temporalio/workflow';
 import type { BatchItemStatus, BatchItemWorkflowInput, BatchWorkflowInput } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
+import { itemEndWithoutResult } from '../contracts/item-end-without-result';
 import { SA_BATCH_ID, SA_USER_ID } from '../contracts/search-attributes';
 import { batchStore } from './activity-proxies';
 import { batchItemWorkflow } from './batch-item-workflow';
@@ -46,17 +47,9 @@ export function runBatchItemChild(
           await CancellationScope.nonCancellable(() =>
             batchStore.finishBatchItem({
               runtime,
-              key,
-              status: isCancellation(err) ? 'cancelled' : 'failed',
-              resultRef: null,
-              resultSha256: null,
-              stopReason: null,
-              error: isCancellation(err) ? null : `Item workflow failed: ${failureMessage(err)}`,
-              attempts: 0,
-              modelName: null,
-              usage: null,
-              startedAt: null,
-              completedAt: new Date().toISOString(),
+              ...(isCancellation(err)
+                ? itemEndWithoutResult(key, 'cancelled', null, new Date().toISOString())
+                : itemEndWithoutResult(key, 'failed', `Item workflow failed: ${failureMessage(err)}`, new Date().toISOString())),
             }),
           )
         ).status,
