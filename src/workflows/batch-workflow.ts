@@ -71,8 +71,10 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     runningItems: 0,
     continuedRuns: input.cursor.continuedRuns,
   };
-  // A leased batch's running items follow its live ones at once, also while its loop awaits a store read.
-  setHandler(batchStateQuery, () => (leases && state.status === 'running' ? { ...state, runningItems: Math.min(state.liveItems, input.maxRunningItems) } : state));
+  // A leased batch's running items follow its live ones (an upper bound: the store knows which
+  // hold a lease), derived when read, so they are current also while the loop awaits a store read.
+  const running = () => (leases && state.status === 'running' ? Math.min(state.liveItems, input.maxRunningItems) : state.runningItems);
+  setHandler(batchStateQuery, () => ({ ...state, runningItems: running() }));
   if (state.status !== 'running') return state;
 
   const items = new CancellationScope();
@@ -128,7 +130,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     }
     setCurrentDetails(
       `**${state.status}** · ${done}/${input.itemCount} done (${state.counts.completed} completed, ${state.counts.failed} failed, ` +
-        `${state.counts.cancelled} cancelled, ${state.counts.timed_out} timed out) · live ${state.liveItems} · running ${state.runningItems}`,
+        `${state.counts.cancelled} cancelled, ${state.counts.timed_out} timed out) · live ${state.liveItems} · running ${running()}`,
     );
   };
 
@@ -197,8 +199,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
         room -= 1;
       }
       // With leases every live item may be running, up to the limit: the store knows which.
-      if (leases) state.runningItems = Math.min(state.liveItems, input.maxRunningItems);
-      else grantSlots();
+      if (!leases) grantSlots();
       reportProgress(false);
       // Continue as new at once: the live items run on, and the next run counts them in.
       if (outlive && draining && starting === 0 && !keys.exhausted && cancelled === null) break;

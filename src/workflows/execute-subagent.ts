@@ -1,5 +1,5 @@
 import { isCancellation } from '@temporalio/workflow';
-import type { BatchItemExecution, BatchItemRunResult, SubagentExecutionResult, SubagentTaskInput } from '../contracts';
+import type { BatchItemExecution, FinishedBatchItem, SubagentExecutionResult, SubagentTaskInput } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
 import { subagentTaskWire } from '../contracts/subagent-task-wire';
 import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
@@ -64,7 +64,7 @@ export interface BatchItemTry {
 /** How a leased try ended, and the item's end when the try wrote it (a completed try). */
 export interface BatchItemTryOutcome {
   readonly outcome: ExecutionOutcome;
-  readonly finished: BatchItemRunResult['finished'];
+  readonly finished: FinishedBatchItem | null;
 }
 
 /**
@@ -74,7 +74,7 @@ export interface BatchItemTryOutcome {
  * Its own cancellation is rethrown: it ends the item at once.
  */
 export async function executeBatchItemTry(itemTry: BatchItemTry): Promise<BatchItemTryOutcome> {
-  let finished: BatchItemRunResult['finished'] = null;
+  let finished: FinishedBatchItem | null = null;
   const outcome = await outcomeOf(true, async () => {
     const ran = await batchItems.runBatchItem.executeWithOptions(
       {
