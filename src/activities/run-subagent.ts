@@ -157,7 +157,8 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
           ...(receiptsEnabled ? withToolReceipts(chain) : chain),
           // A tool round's receipts are new evidence for the run before the next model call.
           reporter.flushBeforeCalls((conversation) => {
-            if (receipts === null) return;
+            // Harvested already when the stream has caught up with the graph.
+            if (receipts === null || (conversation.length === messages.length && conversation.at(-1)?.id === messages.at(-1)?.id)) return;
             const known = receipts.receipts.length;
             receipts.observe(conversation);
             if (receipts.receipts.length !== known) reporter.publish(progress());
