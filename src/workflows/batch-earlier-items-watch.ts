@@ -1,7 +1,7 @@
 import { sleep } from '@temporalio/workflow';
 import type { BatchItemCounts, BatchItemRuntime } from '../contracts';
 import { batchStore } from './activity-proxies';
-import { nextPollMs, openItems, shouldSettle } from './batch-earlier-items';
+import { countsAtStart, nextPollMs, openItems, shouldSettle } from './batch-earlier-items';
 
 /**
  * A batch run's watch over the items its earlier runs started (keys up to `throughKey`), which
@@ -33,9 +33,9 @@ export class EarlierItemsWatch {
     return new EarlierItemsWatch(runtime, throughKey, counts, wake);
   }
 
-  /** Their counts as last read; null once the batch was cancelled. */
-  get counts(): BatchItemCounts | null {
-    return this.#counts;
+  /** The run's counts at its start: the earlier items as last read, every later one `pending`. */
+  runCountsAtStart(itemCount: number): BatchItemCounts {
+    return countsAtStart(itemCount, this.#counts ?? { pending: 0, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 });
   }
 
   /** How many have not ended, as last read. */

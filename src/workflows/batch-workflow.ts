@@ -20,7 +20,7 @@ import { SA_ITEMS_DONE, SA_ITEMS_TOTAL, SA_RUN_STATUS } from '../contracts/searc
 import { batchStore } from './activity-proxies';
 import { runBatchItemChild } from './batch-item-child';
 import { batchItemWorkflowId, batchStateQuery, cancelBatchUpdate, itemSlotGrantedSignal, releaseItemSlotSignal, requestItemSlotSignal } from './batch-messages';
-import { countsAfterPoll, countsAtStart, openItems } from './batch-earlier-items';
+import { countsAfterPoll, openItems } from './batch-earlier-items';
 import { EarlierItemsWatch } from './batch-earlier-items-watch';
 import { BatchKeyFeed } from './batch-key-feed';
 import { BatchSlotArbiter } from './batch-slot-arbiter';
@@ -87,7 +87,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   // Items earlier runs started (keys up to the cursor) and left running: in this run's window.
   const earlier = outlive && input.cursor.afterKey !== null ? await EarlierItemsWatch.start(runtime, input.cursor.afterKey, touch) : null;
   if (earlier !== null) {
-    state.counts = countsAtStart(input.itemCount, earlier.counts!);
+    state.counts = earlier.runCountsAtStart(input.itemCount);
     state.liveItems = earlier.open;
   }
   setHandler(requestItemSlotSignal, ({ key }) => {
