@@ -15,17 +15,21 @@ export const SkillContextStateSchema = z.object({ skill_context: z.array(ActiveS
 // One instance for every chain: LangChain derives (and zod compiles) a parser per schema object.
 const DurableContextStateSchema = SummaryStateSchema.extend(SkillContextStateSchema.shape);
 
-/** The skills the agent loaded: those recorded in state, then any read since, in load order. */
-function loadedSkills(state: { skill_context: ActiveSkill[]; messages: Parameters<typeof activeSkills>[0] }): ActiveSkill[] {
-  const known = new Set(state.skill_context.map((s) => s.path));
-  return [...state.skill_context, ...activeSkills(state.messages).filter((s) => !known.has(s.path))];
+/** The skills the agent loaded: those recorded in state (absent: none), then any read since, in load order. */
+function loadedSkills(state: { skill_context?: ActiveSkill[]; messages: Parameters<typeof activeSkills>[0] }): ActiveSkill[] {
+  const recorded = state.skill_context ?? [];
+  const known = new Set(recorded.map((s) => s.path));
+  return [...recorded, ...activeSkills(state.messages).filter((s) => !known.has(s.path))];
 }
 
 export interface DurableContextMiddlewareOptions {
   /**
    * Record the skills the agent loaded in state (`skill_context`) before each model call, so they
    * survive a compaction that drops the reads. Without compaction every read stays in the messages,
-   * and each request takes them from there: no `beforeModel` hook, one graph step fewer per turn.
+   * and each request takes them from there: no `beforeModel` hook, one graph step fewer per turn,
+   * and no state keys (`skill_context`, `summary_text`: nothing writes them). A wrap hook with a
+   * state schema costs a zod parser compiled per model call: LangChain derives a new partial schema
+   * of it for every call.
    * @default true
    */
   readonly recordSkills?: boolean;
@@ -42,9 +46,9 @@ export function durableContextMiddleware(options: DurableContextMiddlewareOption
   const recordSkills = options.recordSkills ?? true;
   return createMiddleware({
     name: DURABLE_CONTEXT_MIDDLEWARE_NAME,
-    stateSchema: DurableContextStateSchema,
     ...(recordSkills
       ? {
+          stateSchema: DurableContextStateSchema,
           beforeModel: (state: z.infer<typeof DurableContextStateSchema> & { messages: Parameters<typeof activeSkills>[0] }) => {
             const loaded = loadedSkills(state);
             return loaded.length > state.skill_context.length ? { skill_context: loaded } : undefined;
@@ -52,8 +56,10 @@ export function durableContextMiddleware(options: DurableContextMiddlewareOption
         }
       : {}),
     wrapModelCall: (request, handler) => {
+      // Without the state keys (recordSkills off), there is no summary and no recorded skill.
+      const state = request.state as { summary_text?: string; skill_context?: ActiveSkill[]; messages: Parameters<typeof activeSkills>[0] };
       const specs = durableContextMessages(
-        renderDurableContextData({ summaryText: request.state.summary_text, ledger: [], skillContext: loadedSkills(request.state) }),
+        renderDurableContextData({ summaryText: state.summary_text, ledger: [], skillContext: loadedSkills(state) }),
       );
       if (specs.length === 0) return handler(request);
       const injected = specs.map((m) =>

@@ -14,6 +14,7 @@ const OptionsSchema = z
   .object({
     // Other keys of a skill (`SkillMetadata` passes through as is) are dropped.
     skills: z.array(z.object({ name: z.string(), allowedTools: z.array(z.string()).nullable() })).default([]),
+    recordedSkills: z.boolean().default(true),
   })
   .strict();
 
@@ -21,11 +22,19 @@ const OptionsSchema = z
 export interface SkillToolPolicyMiddlewareOptions {
   /** The skills the agent may load, with their `allowed_tools`. @default [] */
   readonly skills?: readonly SkillToolRule[];
+  /**
+   * Read the skills the durable context records in state (`skill_context`, when summarization is
+   * on). Off, the active skills are the reads in the messages alone and the middleware declares no
+   * state: LangChain compiles a zod parser of a wrap hook's state schema for every call.
+   * @default true
+   */
+  readonly recordedSkills?: boolean;
 }
 
 /** What the policy reads of the agent state. */
 interface PolicyState {
-  readonly skill_context: readonly { readonly name: string }[];
+  /** Absent without `recordedSkills`. */
+  readonly skill_context?: readonly { readonly name: string }[];
   readonly messages: Parameters<typeof activeSkills>[0];
 }
 
@@ -42,11 +51,11 @@ interface PolicyState {
  * @throws ZodError for unknown or ill-typed options
  */
 export function skillToolPolicyMiddleware(options: SkillToolPolicyMiddlewareOptions = {}) {
-  const { skills } = OptionsSchema.parse(options);
-  const policyOf = (state: PolicyState): SkillToolPolicy => skillToolPolicy([...state.skill_context, ...activeSkills(state.messages)], skills);
+  const { skills, recordedSkills } = OptionsSchema.parse(options);
+  const policyOf = (state: PolicyState): SkillToolPolicy => skillToolPolicy([...(state.skill_context ?? []), ...activeSkills(state.messages)], skills);
   return createMiddleware({
     name: SKILL_TOOL_POLICY_MIDDLEWARE_NAME,
-    stateSchema: SkillContextStateSchema,
+    ...(recordedSkills ? { stateSchema: SkillContextStateSchema } : {}),
     wrapModelCall: (request, handler) => {
       const policy = policyOf(request.state);
       if (policy.allowed === null) return handler(request);

@@ -64,7 +64,8 @@ export function subagentInputMessages(taskText: string, options: CurrentDateRemi
  * see `foldNodeHooks`), in the same order, so a turn costs one graph step per hook kind rather than
  * one per hook. The guards check responses inside the model call (their wrap hooks), so there is no
  * afterModel hook, and durable context records loaded skills in a `beforeModel` hook only when
- * summarization is on: by default a one-turn task runs 1 step (`model_request`), as the plain
+ * summarization is on (and only then do it and the skill tool policy declare their state keys):
+ * by default a one-turn task runs 1 step (`model_request`), as the plain
  * agent does, instead of 9; with summarization or deferred tools, 2 (`before_model` first).
  * The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
  * graph has neither step: they only clear what earlier runs of the thread left in the guards'
@@ -82,7 +83,8 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
   const budget = resolveSubagentTokenBudget(config, options.agentName);
   if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
   // Skills loaded are recorded in state only when summarization may compact their reads away.
-  chain.push(durableContextMiddleware({ recordSkills: config.summarization.enabled }), skillToolPolicyMiddleware({ skills: options.skills ?? [] }));
+  const recordSkills = config.summarization.enabled;
+  chain.push(durableContextMiddleware({ recordSkills }), skillToolPolicyMiddleware({ skills: options.skills ?? [], recordedSkills: recordSkills }));
   if (options.deferredTools !== undefined) chain.push(deferredToolsMiddleware(options.deferredTools));
   if (config.summarization.enabled) {
     if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');

@@ -15,11 +15,14 @@ const readSkill = { name: 'read_file', args: { path: SKILL_PATH } };
 const writeOut = { name: 'write_file', args: { path: '/mnt/user-data/outputs/a.txt', content: 'x' } };
 
 /** A subagent with stub read_file, write_file and bash tools, the real chain (receipts on) and a scripted model. */
-function setup(turns: readonly Record<string, unknown>[], skills: readonly SkillToolRule[]) {
+function setup(turns: readonly Record<string, unknown>[], skills: readonly SkillToolRule[], summarization = false) {
   const { ran, stub } = recordingStubTools();
   const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 'skill-policy');
   const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: TASK }, modelName: 'scripted' });
-  const chain = buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', skills });
+  const config = AppConfigSchema.parse({ summarization: { enabled: summarization } });
+  // A summary model that is never asked: the conversation stays far below the trigger.
+  const summaryModel = summarization ? new ScriptedChatModel({ scenario, role: { kind: 'summarizer' }, modelName: 'scripted' }) : undefined;
+  const chain = buildSubagentMiddleware({ config, agentName: 'general-purpose', skills, summaryModel });
   const agent = createAgent({
     model,
     tools: [stub('read_file', '---\nname: pdf-forms\nallowed_tools: [read_file]\n---\nRead only.'), stub('write_file', 'written'), stub('bash', 'ran')],
@@ -35,10 +38,14 @@ function setup(turns: readonly Record<string, unknown>[], skills: readonly Skill
 const toolMessages = (messages: readonly BaseMessage[]) => messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
 
 describe('the skill tool policy inside the subagent chain', () => {
-  it("removes the tools an active skill omits from the next request and refuses a call to one", async () => {
+  it.each([
+    ['from the reads in the messages (summarization off)', false],
+    ['from the skills recorded in state too (summarization on)', true],
+  ])("removes the tools an active skill omits from the next request and refuses a call to one, active skills %s", async (_, summarization) => {
     const { run, ran, toolsPerRequest } = setup(
       [{ tool_calls: [readSkill] }, { tool_calls: [writeOut] }, { content: 'done' }],
       [{ name: 'pdf-forms', allowedTools: ['read_file'] }],
+      summarization,
     );
     const messages = await run();
 

@@ -171,5 +171,14 @@ test('durable context gives the model the same skill context whether it records 
   expect(recorded.calls[2]?.[1]).toEqual(['human', `<durable_context_data>\n## Active skills (loaded earlier - re-read the file before applying its instructions)\n${listed}\n</durable_context_data>`]);
   expect(read.calls).toEqual(recorded.calls);
   expect(recorded.skillContext).toEqual([{ name: 'pdf', path: '/mnt/skills/public/pdf/SKILL.md' }]);
-  expect(read.skillContext).toEqual([]);
+  // Reading from the messages, it declares no state at all.
+  expect(read.skillContext).toBeUndefined();
+});
+
+test('only a chain with summarization declares state: every other wrap hook would pay a zod parser compiled per model call', () => {
+  const stateful = (chain: readonly { name: string; stateSchema?: unknown }[]) => chain.filter((m) => m.stateSchema !== undefined).map((m) => m.name);
+  expect(stateful(buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', skills: [{ name: 's', allowedTools: ['read_file'] }] }))).toEqual([]);
+  const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
+  const summarizing = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel });
+  expect(stateful(summarizing)).toEqual(['SubagentHooksMiddleware', 'DurableContextMiddleware', 'SkillToolPolicyMiddleware', 'SummarizationMiddleware']);
 });
