@@ -34,6 +34,7 @@ import {
   type LeadToolOptions,
 } from './lead-tools';
 import { installBenchRuntime } from './logging';
+import { processCpuMs } from './process-cpu';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
 import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
 
@@ -172,6 +173,24 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
       ];
     }),
   );
+  const onCores = table(
+    ['N', `${matched} server CPU`, 'deerflow server CPU', `${matched} total CPU`, 'deerflow total CPU', `total: deerflow / ${matched}`, `total: deerflow / (${matched} + in-process)`],
+    results.map((m) => {
+      const serverOf = (v: Variant) => median(perUnit(v, m.tasks, 'serverCpuMs'));
+      const totalOf = (v: Variant) => median(v.samples.map((s) => (s.cpuMs + s.serverCpuMs) / m.tasks));
+      const raw = totalOf(m.rawMatched);
+      const deerflow = totalOf(m.deerflow);
+      return [
+        String(m.tasks),
+        fixed(serverOf(m.rawMatched), 2),
+        fixed(serverOf(m.deerflow), 2),
+        fixed(raw, 2),
+        fixed(deerflow, 2),
+        `${fixed(deerflow / raw, 1)}x`,
+        `${fixed(deerflow / (raw + median(perUnit(m.inProcess, m.tasks, 'cpuMs'))), 1)}x`,
+      ];
+    }),
+  );
   return [
     `Wall time per task, ms (median / min over ${options.reps} reps; every run includes start, all tasks and completion;`,
     'in-process = the same subagent task with createAgent in this process, no Temporal, no store; +mw = with deerflow\'s subagent middleware chain):',
@@ -182,6 +201,9 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
     '',
     'CPU time per task of this process (all workers + client; the dev server is a separate process), median:',
     cpu,
+    '',
+    `CPU time per task of the dev server process, and the total of both processes (the cores the wall time shares), ms, median (${cpus().length} cores):`,
+    onCores,
   ].join('\n');
 }
 
@@ -253,6 +275,8 @@ async function main(): Promise<void> {
     log('starting the embedded Temporal dev server ...');
     const server = await startDevServer();
     cleanup.push('dev server', () => server.stop(), true);
+    const serverPid = server.pid;
+    const serverCpu = () => (serverPid === null ? null : processCpuMs(serverPid));
     const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-'));
     cleanup.push('temp dir', async () => rmSync(dir, { recursive: true, force: true }), true);
     const connection = await Connection.connect({ address: server.address });
@@ -307,7 +331,7 @@ async function main(): Promise<void> {
       });
       const measured = [...new Set([rawMatched, rawPerN, df, inProcess, inProcessMiddleware])];
       const phaseStart = performance.now();
-      await measureInterleaved(measured, options.warmup, options.reps);
+      await measureInterleaved(measured, options.warmup, options.reps, serverCpu);
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df, inProcess, inProcessMiddleware });
       if (tasks === options.profileTasks) {

@@ -1,10 +1,15 @@
 import { performance } from 'node:perf_hooks';
 
-/** One measured execution: wall time and this process's CPU time (workers + client). */
+/** One measured execution: wall time, this process's CPU time (workers + client) and the dev server's. */
 export interface Sample {
   readonly wallMs: number;
   readonly cpuMs: number;
+  /** The dev server's CPU time over the repetition; NaN where it cannot be read. */
+  readonly serverCpuMs: number;
 }
+
+/** Reads the dev server's CPU time so far (ms), or null where it cannot. */
+export type ServerCpuReader = () => number | null;
 
 /** Something measured repeatedly: a raw baseline or a deerflow run shape. */
 export interface Variant {
@@ -22,15 +27,18 @@ export function variant(label: string, run: () => Promise<readonly string[]>, pr
 }
 
 /** Times one repetition of `variant` (its `prepare` is not timed); records it unless a warm-up. */
-export async function measure(variant: Variant, record: boolean): Promise<void> {
+export async function measure(variant: Variant, record: boolean, serverCpu: ServerCpuReader = () => null): Promise<void> {
   await variant.prepare?.();
+  const serverBefore = serverCpu();
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   const ids = await variant.run();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuBefore);
+  const serverAfter = serverCpu();
   if (!record) return;
-  variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000 });
+  const serverCpuMs = serverBefore === null || serverAfter === null ? Number.NaN : serverAfter - serverBefore;
+  variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs });
   variant.lastWorkflowIds = ids;
 }
 
@@ -38,9 +46,9 @@ export async function measure(variant: Variant, record: boolean): Promise<void> 
  * `warmup` unmeasured then `reps` measured repetitions of every variant, interleaved (A, B, C, A,
  * B, C, ...) so that drift in machine load hits all of them alike.
  */
-export async function measureInterleaved(variants: readonly Variant[], warmup: number, reps: number): Promise<void> {
-  for (let i = 0; i < warmup; i++) for (const v of variants) await measure(v, false);
-  for (let i = 0; i < reps; i++) for (const v of variants) await measure(v, true);
+export async function measureInterleaved(variants: readonly Variant[], warmup: number, reps: number, serverCpu?: ServerCpuReader): Promise<void> {
+  for (let i = 0; i < warmup; i++) for (const v of variants) await measure(v, false, serverCpu);
+  for (let i = 0; i < reps; i++) for (const v of variants) await measure(v, true, serverCpu);
 }
 
 /** Each sample's `field` divided by `units` (tasks, calls). */
