@@ -54,10 +54,13 @@ export async function runTaskWithSafetyNet(ctx: TaskContext, task: TaskState, su
  * Runs a task that the run's one safety net watches (patch `batched-task-bookkeeping`, see
  * `watchTaskDeadlines`): a task the net gave up on had its scope cancelled and ends `polling_timed_out`.
  */
-export async function runWatchedTask(ctx: TaskContext, control: TaskControl, subagent: CatalogEntry, toolCallId: string): Promise<TerminalDecision> {
+export function runWatchedTask(ctx: TaskContext, control: TaskControl, subagent: CatalogEntry, toolCallId: string): Promise<TerminalDecision> {
   const { task } = control;
-  const decision = await runTask(ctx, task, subagent, toolCallId);
-  return control.overrun ? pollingTimedOut(currentTimeout(task, subagent), 'running', decision.progress) : decision;
+  // A `then`, not an async wrapper: every promise workflow code creates costs the SDK a stack
+  // trace (its stack trace query), and this path runs once per task.
+  return runTask(ctx, task, subagent, toolCallId).then((decision) =>
+    control.overrun ? pollingTimedOut(currentTimeout(task, subagent), 'running', decision.progress) : decision,
+  );
 }
 
 /**
