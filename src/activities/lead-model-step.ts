@@ -9,6 +9,7 @@ import { createAgentTools, ThreadWorkspace, toolSearchToolSpec } from '../tools'
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
 import { toAiMessage, toLeadTurn } from './lead-turn';
+import { putThreadMessages } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
 import { leadRequestHistory } from './lead-compaction';
@@ -115,11 +116,7 @@ async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInpu
   for (const outcome of input.toolOutcomes) {
     writes.push({ key: messageKeys.tool(input.runId, outcome.toolCallId), message: await toolOutcomeMessage(outcome, deps.stores.results, deps.stores.batches) });
   }
-  for (const write of writes) {
-    const [message] = mapChatMessagesToStoredMessages([write.message]);
-    if (message === undefined) continue;
-    await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key: write.key, message });
-  }
+  await putThreadMessages(deps, input.threadId, input.runId, writes);
 }
 
 /**

@@ -6,7 +6,7 @@ import {
   type SubagentEndPayload,
   type TaskEndEventInput,
 } from '../contracts';
-import type { NewRunEvent } from '../store';
+import type { NewRunEvent, TaskResultStore } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { dropCheckpoints } from './subagent-checkpoint';
 
@@ -20,7 +20,7 @@ export function cappedEventText(text: string): { text: string; truncated: boolea
  * a late duplicate or a run id reused in another thread can never add or hide one.
  * @throws Error when the task is not terminal
  */
-export async function taskEndEvent(deps: ActivityDeps, threadId: string, runId: string, task: FinishedTask): Promise<NewRunEvent> {
+export async function taskEndEvent(results: TaskResultStore, threadId: string, runId: string, task: FinishedTask): Promise<NewRunEvent> {
   if (task.status === 'pending' || task.status === 'running') throw new Error(`Task ${task.taskId} is not terminal (${task.status})`);
   const payload: SubagentEndPayload = {
     task_id: task.taskId,
@@ -32,7 +32,7 @@ export async function taskEndEvent(deps: ActivityDeps, threadId: string, runId: 
   if (task.attempts > 0) payload.attempts = task.attempts;
   if (task.resumedSteps !== undefined && task.resumedSteps > 0) payload.resumed_steps = task.resumedSteps;
   if (task.status === 'completed' && task.resultRef) {
-    const { text, truncated } = cappedEventText((await deps.stores.results.getResult(task.resultRef)) ?? '');
+    const { text, truncated } = cappedEventText((await results.getResult(task.resultRef)) ?? '');
     payload.result = text;
     if (truncated) payload.result_truncated = true;
   }
@@ -65,7 +65,7 @@ export async function dropEndedTaskCheckpoints(deps: ActivityDeps, threadId: str
 /** Builds the `recordTaskEnd` activity (runs recorded before outcomes were written at once). */
 export function createRecordTaskEnd(deps: ActivityDeps) {
   return async function recordTaskEnd(input: TaskEndEventInput): Promise<void> {
-    await deps.stores.events.putBatch([await taskEndEvent(deps, input.threadId, input.runId, input.task)]);
+    await deps.stores.events.putBatch([await taskEndEvent(deps.stores.results, input.threadId, input.runId, input.task)]);
     await dropEndedTaskCheckpoints(deps, input.threadId, input.runId, input.task);
   };
 }

@@ -1,10 +1,10 @@
 import { RecordToolOutcomeInputSchema, type RecordToolOutcomeInput, type ToolOutcome } from '../contracts';
-import { messageKeys, type NewRunEvent } from '../store';
+import { messageKeys, type NewRunEvent, type TaskResultStore } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { parseActivityInput } from './parse-activity-input';
 import { toolEndEvent } from './lead-tool-events';
 import { dropEndedTaskCheckpoints, taskEndEvent } from './record-task-end';
-import { putThreadMessage } from './thread-writes';
+import { putThreadMessages } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
 
 interface CallOutcome {
@@ -18,8 +18,21 @@ function callOutcomes(input: RecordToolOutcomeInput): { threadId: string; runId:
   return 'outcomes' in data ? data : { threadId: data.threadId, runId: data.runId, outcomes: [{ callId: data.callId, outcome: data.outcome }] };
 }
 
-async function endEvent(deps: ActivityDeps, threadId: string, runId: string, { callId, outcome }: CallOutcome): Promise<NewRunEvent | null> {
-  if (outcome.kind === 'subagent') return taskEndEvent(deps, threadId, runId, outcome.task);
+/** `results` reading each result once: a task's end event and its tool message both carry its text. */
+function readingOnce(results: TaskResultStore): TaskResultStore {
+  const read = new Map<string, Promise<string | null>>();
+  return {
+    putResult: (entry) => results.putResult(entry),
+    getResult: (ref) => {
+      const text = read.get(ref) ?? results.getResult(ref);
+      read.set(ref, text);
+      return text;
+    },
+  };
+}
+
+async function endEvent(results: TaskResultStore, threadId: string, runId: string, { callId, outcome }: CallOutcome): Promise<NewRunEvent | null> {
+  if (outcome.kind === 'subagent') return taskEndEvent(results, threadId, runId, outcome.task);
   if (outcome.kind === 'leadTool') return toolEndEvent({ threadId, runId, callId }, outcome.toolName, { status: outcome.status, error: outcome.error });
   return null;
 }
@@ -27,18 +40,20 @@ async function endEvent(deps: ActivityDeps, threadId: string, runId: string, { c
 /**
  * Builds the `recordToolOutcome` activity: the outcomes the workflow learned together, written as
  * soon as it knows them: the tool message the lead reads next, a task's single `subagent.end` (and
- * the checkpoints its executions left behind), a lead tool's `tool.end`; the end rows in one batch.
- * Every write is keyed by the id the run gave the call, so a retry writes nothing twice.
+ * the checkpoints its executions left behind), a lead tool's `tool.end`; the end rows in one batch,
+ * the tool messages in another (in call order). Every write is keyed by the id the run gave the
+ * call, so a retry writes nothing twice.
  */
 export function createRecordToolOutcome(deps: ActivityDeps) {
   return async function recordToolOutcome(input: RecordToolOutcomeInput): Promise<void> {
     const { threadId, runId, outcomes } = callOutcomes(input);
-    const events = (await Promise.all(outcomes.map((call) => endEvent(deps, threadId, runId, call)))).filter((e): e is NewRunEvent => e !== null);
+    const results = readingOnce(deps.stores.results);
+    const events = (await Promise.all(outcomes.map((call) => endEvent(results, threadId, runId, call)))).filter((e): e is NewRunEvent => e !== null);
     if (events.length > 0) await deps.stores.events.putBatch(events);
-    for (const { callId, outcome } of outcomes) {
-      if (outcome.kind === 'subagent') await dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task);
-      const message = await toolOutcomeMessage(outcome, deps.stores.results, deps.stores.batches);
-      await putThreadMessage(deps, threadId, runId, messageKeys.tool(runId, callId), message);
-    }
+    for (const { outcome } of outcomes) if (outcome.kind === 'subagent') await dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task);
+    const messages = await Promise.all(
+      outcomes.map(async ({ callId, outcome }) => ({ key: messageKeys.tool(runId, callId), message: await toolOutcomeMessage(outcome, results, deps.stores.batches) })),
+    );
+    await putThreadMessages(deps, threadId, runId, messages);
   };
 }

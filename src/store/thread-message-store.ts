@@ -16,6 +16,12 @@ export interface ThreadMessageRecord {
 export interface ThreadMessageStore {
   /** Inserts unless the key exists (first write wins, so a retried activity cannot change history). */
   putMessageIfAbsent(record: ThreadMessageRecord): Promise<{ inserted: boolean }>;
+  /**
+   * {@link putMessageIfAbsent} of each record, in one transaction and in the order given (the
+   * transcript's write order); a key repeated in `records` keeps its first. One result per record.
+   * A burst of tool outcomes writes its messages with one commit instead of one each.
+   */
+  putMessagesIfAbsent(records: readonly ThreadMessageRecord[]): Promise<{ inserted: boolean }[]>;
   /** Replaces the message under an existing key (used when the workflow rewrites a turn). */
   replaceMessage(threadId: string, key: string, message: StoredMessage): Promise<void>;
   getMessage(threadId: string, key: string): Promise<StoredMessage | null>;

@@ -11,6 +11,7 @@ async function tampered(tamper: { message?: (m: StoredMessage) => StoredMessage;
     ...real,
     messages: {
       putMessageIfAbsent: (r) => real.messages.putMessageIfAbsent(r),
+      putMessagesIfAbsent: (r) => real.messages.putMessagesIfAbsent(r),
       replaceMessage: (t, k, m) => real.messages.replaceMessage(t, k, m),
       listMessages: (t) => real.messages.listMessages(t),
       getMessage: async (t, k) => {

@@ -23,6 +23,22 @@ export class PostgresThreadMessageStore implements ThreadMessageStore {
     return { inserted: res.rowCount === 1 };
   }
 
+  async putMessagesIfAbsent(records: readonly ThreadMessageRecord[]): Promise<{ inserted: boolean }[]> {
+    if (records.length === 0) return [];
+    // One statement; rows are inserted in the order given (ORDER BY ord), so `seq` keeps it.
+    const res = await this.pool.query<Pick<Row, 'thread_id' | 'key'>>(
+      `INSERT INTO thread_messages (thread_id, run_id, key, message)
+       SELECT t, r, k, m::jsonb FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x(t, r, k, m, ord)
+       ORDER BY ord
+       ON CONFLICT (thread_id, key) DO NOTHING
+       RETURNING thread_id, key`,
+      [records.map((r) => r.threadId), records.map((r) => r.runId), records.map((r) => r.key), records.map((r) => toStoredJson(r.message))],
+    );
+    const inserted = new Set(res.rows.map((row) => JSON.stringify([row.thread_id, row.key])));
+    // A key given twice was inserted by its first record only.
+    return records.map((r) => ({ inserted: inserted.delete(JSON.stringify([r.threadId, r.key])) }));
+  }
+
   async replaceMessage(threadId: string, key: string, message: StoredMessage): Promise<void> {
     const res = await this.pool.query('UPDATE thread_messages SET message = $1::jsonb WHERE thread_id = $2 AND key = $3', [
       toStoredJson(message),

@@ -33,6 +33,12 @@ export class SqliteThreadMessageStore implements ThreadMessageStore {
     return { inserted: info.changes === 1 };
   }
 
+  async putMessagesIfAbsent(records: readonly ThreadMessageRecord[]): Promise<{ inserted: boolean }[]> {
+    if (records.length === 0) return [];
+    const rows = records.map((r) => [r.threadId, r.runId, r.key, toStoredJson(r.message)] as const);
+    return this.group.run(() => rows.map((row) => ({ inserted: this.#insert.run(...row).changes === 1 })));
+  }
+
   async replaceMessage(threadId: string, key: string, message: StoredMessage): Promise<void> {
     const json = toStoredJson(message);
     const info = await this.group.run(() => this.#replace.run(json, threadId, key));

@@ -28,6 +28,7 @@ export function assertImmutable(stores: Stores): Stores {
 
   const m: ThreadMessageStore = {
     putMessageIfAbsent: (record) => stores.messages.putMessageIfAbsent(deepFreeze(clone(record))),
+    putMessagesIfAbsent: (records) => stores.messages.putMessagesIfAbsent(deepFreeze(clone(records))),
     replaceMessage: async (threadId, key, message) => {
       await stores.messages.replaceMessage(threadId, key, deepFreeze(clone(message)));
       messages.forget(msgKey(threadId, key));

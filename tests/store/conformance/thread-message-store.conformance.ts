@@ -16,6 +16,26 @@ export function threadMessageStoreSpec(init: StoresInit): void {
       expect(await stores().messages.listMessages('t1')).toHaveLength(1);
     });
 
+    it('putMessagesIfAbsent: one result per record, in the order given; an existing or repeated key keeps its first', async () => {
+      const messages = stores().messages;
+      await messages.putMessageIfAbsent({ threadId: 't1', runId: 'run-1', key: 'k0', message: human('zero') });
+      const results = await messages.putMessagesIfAbsent([
+        { threadId: 't1', runId: 'run-1', key: 'k2', message: human('two') },
+        { threadId: 't1', runId: 'run-1', key: 'k0', message: human('zero again') },
+        { threadId: 't1', runId: 'run-1', key: 'k1', message: aiText('one') },
+        { threadId: 't2', runId: 'run-1', key: 'k2', message: human('other thread') },
+        { threadId: 't1', runId: 'run-1', key: 'k1', message: aiText('one again') },
+      ]);
+      expect(results).toEqual([{ inserted: true }, { inserted: false }, { inserted: true }, { inserted: true }, { inserted: false }]);
+      expect((await messages.listMessages('t1')).map((r) => [r.key, r.message])).toEqual([
+        ['k0', human('zero')],
+        ['k2', human('two')],
+        ['k1', aiText('one')],
+      ]);
+      expect(await messages.getMessage('t2', 'k2')).toEqual(human('other thread'));
+      expect(await messages.putMessagesIfAbsent([])).toEqual([]);
+    });
+
     it('the same key in another thread is a different message', async () => {
       const key = messageKeys.input('run-1');
       await stores().messages.putMessageIfAbsent({ threadId: 't1', runId: 'run-1', key, message: human('one') });

@@ -60,6 +60,39 @@ describe('recordToolOutcome', () => {
     expect(await stores.events.listEvents({ runId: RUN, threadId: THREAD })).toHaveLength(3);
   });
 
+  test("a burst writes its tool messages in one store call and reads each task's result once for its end row and its message", async () => {
+    const completed = async (taskId: string): Promise<ToolOutcome> => {
+      const resultRef = await stores.results.putResult({ threadId: THREAD, runId: RUN, taskId, attempt: 1, text: `result of ${taskId}` });
+      return {
+        kind: 'subagent',
+        toolCallId: `call_${taskId}`,
+        task: finishedTask({ ...newTaskState(taskId, 0, 'general-purpose', `Job ${taskId}`), status: 'completed', resultRef, attempts: 1 }),
+      };
+    };
+    const outcomes = [
+      { callId: '0.0', outcome: await completed('0.0') },
+      { callId: '0.1', outcome: unknownTool },
+      { callId: '0.2', outcome: await completed('0.2') },
+    ];
+    const reads = jest.spyOn(stores.results, 'getResult');
+    const batches = jest.spyOn(stores.messages, 'putMessagesIfAbsent');
+    const singles = jest.spyOn(stores.messages, 'putMessageIfAbsent');
+    await record({ threadId: THREAD, runId: RUN, outcomes });
+    expect(batches).toHaveBeenCalledTimes(1);
+    expect(singles).not.toHaveBeenCalled();
+    expect(reads.mock.calls.map(([ref]) => ref).sort()).toEqual([outcomes[0]?.outcome, outcomes[2]?.outcome].map((o) => (o?.kind === 'subagent' ? o.task.resultRef : null)));
+    expect(await toolMessages()).toEqual([
+      ['completed', 'Task Succeeded. Result: result of 0.0'],
+      [null, 'Error: Unknown tool teleport'],
+      ['completed', 'Task Succeeded. Result: result of 0.2'],
+    ]);
+    const ends = await stores.events.listEvents({ runId: RUN, threadId: THREAD });
+    expect(ends.map((e) => [e.taskId, (e.payload as { result?: string }).result])).toEqual([
+      ['0.0', 'result of 0.0'],
+      ['0.2', 'result of 0.2'],
+    ]);
+  });
+
   test("still takes one call's outcome, as runs recorded before bursts send it", async () => {
     await record({ threadId: THREAD, runId: RUN, callId: '0.0', outcome: failedTask('0.0') });
     expect(await toolMessages()).toEqual([['failed', 'Task failed. Error: boom 0.0']]);
