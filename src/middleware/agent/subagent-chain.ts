@@ -36,7 +36,7 @@ export interface SubagentChainOptions {
   /** The skills the subagent may load, whose `allowed_tools` apply while they are active. @default [] */
   readonly skills?: readonly SkillToolRule[];
   /** The subagent's tools behind `tool_search` (`tool_search.enabled`); absent: every tool is bound. */
-  readonly deferredTools?: DeferredToolsMiddlewareOptions;
+  readonly deferredTools?: Omit<DeferredToolsMiddlewareOptions, 'recordPromotions'>;
 }
 
 /**
@@ -64,9 +64,9 @@ export function subagentInputMessages(taskText: string, options: CurrentDateRemi
  * see `foldNodeHooks`), in the same order, so a turn costs one graph step per hook kind rather than
  * one per hook. The guards check responses inside the model call (their wrap hooks), so there is no
  * afterModel hook, and durable context records loaded skills in a `beforeModel` hook only when
- * summarization is on (and only then do it and the skill tool policy declare their state keys):
- * by default a one-turn task runs 1 step (`model_request`), as the plain
- * agent does, instead of 9; with summarization or deferred tools, 2 (`before_model` first).
+ * summarization is on (only then do it, the skill tool policy and the deferred tools declare their
+ * state keys): by default a one-turn task runs 1 step (`model_request`), as the plain agent does,
+ * instead of 9; with summarization, 2 (`before_model` first).
  * The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
  * graph has neither step: they only clear what earlier runs of the thread left in the guards'
  * memory and forget the run's, and a chain built per execution starts without it and discards it.
@@ -82,10 +82,11 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
   if (config.loop_detection.enabled) chain.push(loopDetectionMiddleware(config.loop_detection));
   const budget = resolveSubagentTokenBudget(config, options.agentName);
   if (budget.enabled) chain.push(tokenBudgetMiddleware(budget));
-  // Skills loaded are recorded in state only when summarization may compact their reads away.
+  // Loaded skills and promoted tools are recorded in state only when summarization may compact
+  // their messages away.
   const recordSkills = config.summarization.enabled;
   chain.push(durableContextMiddleware({ recordSkills }), skillToolPolicyMiddleware({ skills: options.skills ?? [], recordedSkills: recordSkills }));
-  if (options.deferredTools !== undefined) chain.push(deferredToolsMiddleware(options.deferredTools));
+  if (options.deferredTools !== undefined) chain.push(deferredToolsMiddleware({ ...options.deferredTools, recordPromotions: recordSkills }));
   if (config.summarization.enabled) {
     if (options.summaryModel === undefined) throw new Error('summarization.enabled needs a summary model');
     chain.push(summarizationMiddleware({ model: options.summaryModel, trigger: config.summarization.trigger, keep: config.summarization.keep }));

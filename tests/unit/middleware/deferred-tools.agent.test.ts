@@ -20,12 +20,18 @@ const DEFERRED = [
 ];
 
 /** A subagent with stub tools (two of them deferred MCP tools), the real chain (receipts on) and a scripted model. */
-function setup(turns: readonly Record<string, unknown>[], skills: readonly SkillToolRule[] = [], compaction = false) {
+/** Summarization off, on (far from its trigger), or compacting after 6 messages, keeping 2 (the tool_search result leaves the history early). */
+type Summarization = 'off' | 'on' | 'compacting';
+
+function setup(turns: readonly Record<string, unknown>[], skills: readonly SkillToolRule[] = [], summarization: Summarization = 'off') {
   const { ran, stub } = recordingStubTools();
   const scenario = parseScenario({ subagents: [{ match: '*', turns }] }, 'deferred-tools');
   const model = new ScriptedChatModel({ scenario, role: { kind: 'subagent', taskPrompt: TASK }, modelName: 'scripted' });
-  // Compaction after 6 messages, keeping 2: the tool_search result leaves the history early.
-  const config = AppConfigSchema.parse(compaction ? { summarization: { enabled: true, trigger: { messages: 6 }, keep: { messages: 2 } } } : {});
+  const config = AppConfigSchema.parse(
+    summarization === 'off'
+      ? {}
+      : { summarization: { enabled: true, trigger: { messages: summarization === 'compacting' ? 6 : 1000 }, keep: { messages: 2 } } },
+  );
   const summaryModel = new ScriptedChatModel({ scenario, role: { kind: 'summarizer' }, modelName: 'scripted' });
   const chain = buildSubagentMiddleware({ config, agentName: 'general-purpose', skills, summaryModel, deferredTools: { deferred: DEFERRED, maxResults: 5 } });
   const agent = createAgent({
@@ -60,7 +66,36 @@ describe('deferred tools inside the subagent chain', () => {
     expect(found?.text).toContain('"name": "docs__search"');
     expect(found?.text).toContain('"q"');
     expect(called).toMatchObject({ name: 'docs__search', status: 'success' });
-    expect(state.promoted_tools).toEqual(['docs__search']);
+    // Summarization off: promotions are read from the messages, never recorded.
+    expect(state.promoted_tools).toBeUndefined();
+  });
+
+  it('records promotions in state only with summarization on; requests, runs and refusals are the same either way', async () => {
+    const turns = [{ tool_calls: [docsSearch] }, { tool_calls: [search('select:docs__search'), docsSearch] }, { tool_calls: [docsSearch] }, { content: 'done' }];
+    const read = setup(turns);
+    const recorded = setup(turns, [], 'on');
+    const [readState, recordedState] = [await read.run(), await recorded.run()];
+
+    expect(readState.promoted_tools).toBeUndefined();
+    expect(recordedState.promoted_tools).toEqual(['docs__search']);
+    const outcomes = (messages: readonly BaseMessage[]) => toolMessages(messages).map((m) => [m.name, m.status]);
+    // Refused before the search and next to it, run after it.
+    expect(outcomes(readState.messages)).toEqual([
+      ['docs__search', 'error'],
+      ['tool_search', 'success'],
+      ['docs__search', 'error'],
+      ['docs__search', 'success'],
+    ]);
+    expect(outcomes(recordedState.messages)).toEqual(outcomes(readState.messages));
+    expect(read.ran).toEqual(['docs__search']);
+    expect(recorded.ran).toEqual(read.ran);
+    expect(read.toolsPerRequest()).toEqual([
+      ['read_file', 'tool_search'],
+      ['read_file', 'tool_search'],
+      ['docs__search', 'read_file', 'tool_search'],
+      ['docs__search', 'read_file', 'tool_search'],
+    ]);
+    expect(recorded.toolsPerRequest()).toEqual(read.toolsPerRequest());
   });
 
   it('refuses a deferred tool called before it was loaded, also next to the tool_search that loads it', async () => {
@@ -87,7 +122,7 @@ describe('deferred tools inside the subagent chain', () => {
     const { run, ran, toolsPerRequest } = setup(
       [{ tool_calls: [search('select:docs__fetch')] }, { tool_calls: [readNotes] }, { tool_calls: [readNotes] }, { tool_calls: [readNotes] }, { tool_calls: [docsSearch, { name: 'docs__fetch', args: {} }] }, { content: 'done' }],
       [],
-      true,
+      'compacting',
     );
     const state = await run();
 

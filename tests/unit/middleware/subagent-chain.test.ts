@@ -177,8 +177,10 @@ test('durable context gives the model the same skill context whether it records 
 
 test('only a chain with summarization declares state: every other wrap hook would pay a zod parser compiled per model call', () => {
   const stateful = (chain: readonly { name: string; stateSchema?: unknown }[]) => chain.filter((m) => m.stateSchema !== undefined).map((m) => m.name);
-  expect(stateful(buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', skills: [{ name: 's', allowedTools: ['read_file'] }] }))).toEqual([]);
+  const skills = [{ name: 's', allowedTools: ['read_file'] }];
+  const deferredTools = { deferred: [{ name: 'docs__search', description: 'Search', inputSchema: { type: 'object' } }], maxResults: 5 };
+  expect(stateful(buildSubagentMiddleware({ config: AppConfigSchema.parse({}), agentName: 'general-purpose', skills, deferredTools }))).toEqual([]);
   const summaryModel = new ScriptedChatModel({ scenario: parseScenario({}, 'none'), role: { kind: 'summarizer' }, modelName: 'm' });
-  const summarizing = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel });
-  expect(stateful(summarizing)).toEqual(['SubagentHooksMiddleware', 'DurableContextMiddleware', 'SkillToolPolicyMiddleware', 'SummarizationMiddleware']);
+  const summarizing = buildSubagentMiddleware({ config: AppConfigSchema.parse({ summarization: { enabled: true } }), agentName: 'general-purpose', summaryModel, deferredTools });
+  expect(stateful(summarizing)).toEqual(['SubagentHooksMiddleware', 'DurableContextMiddleware', 'SkillToolPolicyMiddleware', 'DeferredToolsMiddleware', 'SummarizationMiddleware']);
 });
