@@ -23,7 +23,7 @@ import { BASELINE_WORKFLOW_TASK_QUEUE, baselineActivityTaskQueue, createBaseline
 import type { BaselineBatchInput } from './baseline-workflows';
 import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
 import { installBenchRuntime } from './logging';
-import { processCpuMs } from './process-cpu';
+import { cpuSpan, processCpuReader } from './process-cpu';
 import { fixed, table } from './stats';
 
 interface Options {
@@ -64,14 +64,12 @@ interface Sample {
 }
 
 async function timed(label: string, serverCpu: () => number | null, work: () => Promise<string>): Promise<Sample> {
-  const serverBefore = serverCpu();
+  const server = cpuSpan(serverCpu);
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   const note = await work();
   const cpu = process.cpuUsage(cpuBefore);
-  const serverAfter = serverCpu();
-  const serverCpuMs = serverBefore === null || serverAfter === null ? Number.NaN : serverAfter - serverBefore;
-  return { label, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, note };
+  return { label, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: server(), note };
 }
 
 async function main(): Promise<void> {
@@ -79,8 +77,7 @@ async function main(): Promise<void> {
   installBenchRuntime();
   const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-batch-'));
   const server = await startDevServer();
-  const serverPid = server.pid;
-  const serverCpu = () => (serverPid === null ? null : processCpuMs(serverPid));
+  const serverCpu = processCpuReader(server.pid);
   try {
     const connection = await NativeConnection.connect({ address: server.address });
     const temporal = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });

@@ -34,7 +34,7 @@ import {
   type LeadToolOptions,
 } from './lead-tools';
 import { installBenchRuntime } from './logging';
-import { processCpuMs } from './process-cpu';
+import { processCpuReader } from './process-cpu';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
 import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
 
@@ -275,8 +275,7 @@ async function main(): Promise<void> {
     log('starting the embedded Temporal dev server ...');
     const server = await startDevServer();
     cleanup.push('dev server', () => server.stop(), true);
-    const serverPid = server.pid;
-    const serverCpu = () => (serverPid === null ? null : processCpuMs(serverPid));
+    const serverCpu = processCpuReader(server.pid);
     const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-'));
     cleanup.push('temp dir', async () => rmSync(dir, { recursive: true, force: true }), true);
     const connection = await Connection.connect({ address: server.address });

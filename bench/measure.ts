@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { cpuSpan } from './process-cpu';
 
 /** One measured execution: wall time, this process's CPU time (workers + client) and the dev server's. */
 export interface Sample {
@@ -29,15 +30,14 @@ export function variant(label: string, run: () => Promise<readonly string[]>, pr
 /** Times one repetition of `variant` (its `prepare` is not timed); records it unless a warm-up. */
 export async function measure(variant: Variant, record: boolean, serverCpu: ServerCpuReader = () => null): Promise<void> {
   await variant.prepare?.();
-  const serverBefore = serverCpu();
+  const server = cpuSpan(serverCpu);
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   const ids = await variant.run();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuBefore);
-  const serverAfter = serverCpu();
+  const serverCpuMs = server();
   if (!record) return;
-  const serverCpuMs = serverBefore === null || serverAfter === null ? Number.NaN : serverAfter - serverBefore;
   variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs });
   variant.lastWorkflowIds = ids;
 }

@@ -23,3 +23,17 @@ export function processCpuMs(pid: number): number | null {
   }
   return ns / 1e6;
 }
+
+/** Reads `pid`'s CPU time so far (ms) with {@link processCpuMs}; null without a pid or `/proc`. */
+export function processCpuReader(pid: number | null): () => number | null {
+  return () => (pid === null ? null : processCpuMs(pid));
+}
+
+/** Starts measuring with `read`; the returned function gives the ms spent since, or NaN where `read` cannot tell. */
+export function cpuSpan(read: () => number | null): () => number {
+  const before = read();
+  return () => {
+    const after = read();
+    return before === null || after === null ? Number.NaN : after - before;
+  };
+}

@@ -1,14 +1,19 @@
-import { mapChatMessagesToStoredMessages, type BaseMessage } from '@langchain/core/messages';
+import { mapChatMessagesToStoredMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import type { ActivityDeps } from './activity-deps';
+
+/** `message` as the thread store keeps it. @throws Error when it cannot be serialized */
+function storedMessage(key: string, message: BaseMessage): StoredMessage {
+  const [stored] = mapChatMessagesToStoredMessages([message]);
+  if (stored === undefined) throw new Error(`Could not serialize the ${message.getType()} message ${key}`);
+  return stored;
+}
 
 /**
  * Writes one message to a thread under a key the workflow chose; the first write wins, so a retried
  * activity or a late writer never changes what the thread already says. Returns whether it wrote.
  */
 export async function putThreadMessage(deps: ActivityDeps, threadId: string, runId: string, key: string, message: BaseMessage): Promise<boolean> {
-  const [stored] = mapChatMessagesToStoredMessages([message]);
-  if (stored === undefined) throw new Error(`Could not serialize the ${message.getType()} message ${key}`);
-  const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId, runId, key, message: stored });
+  const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId, runId, key, message: storedMessage(key, message) });
   return inserted;
 }
 
@@ -17,10 +22,5 @@ export async function putThreadMessage(deps: ActivityDeps, threadId: string, run
  * order given; the first write of each key wins, as with {@link putThreadMessage}.
  */
 export async function putThreadMessages(deps: ActivityDeps, threadId: string, runId: string, writes: readonly { key: string; message: BaseMessage }[]): Promise<void> {
-  const records = writes.map(({ key, message }) => {
-    const [stored] = mapChatMessagesToStoredMessages([message]);
-    if (stored === undefined) throw new Error(`Could not serialize the ${message.getType()} message ${key}`);
-    return { threadId, runId, key, message: stored };
-  });
-  await deps.stores.messages.putMessagesIfAbsent(records);
+  await deps.stores.messages.putMessagesIfAbsent(writes.map(({ key, message }) => ({ threadId, runId, key, message: storedMessage(key, message) })));
 }
