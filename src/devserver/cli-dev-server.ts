@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { tieChildToParent } from './child-lifetime';
 import type { DevServer, DevServerSettings } from './dev-server';
+import { dynamicConfigFlags } from './dynamic-config-flags';
 import { hostPort } from './host-address';
 import { OutputTail } from './output-tail';
 import { searchAttributeFlags } from './search-attribute-flags';
@@ -27,7 +28,7 @@ export function startDevArgs(settings: DevServerSettings): string[] {
     'warn',
   ];
   if (settings.dbFilename !== undefined) args.push('--db-filename', settings.dbFilename);
-  return [...args, ...searchAttributeFlags(settings.searchAttributes)];
+  return [...args, ...searchAttributeFlags(settings.searchAttributes), ...dynamicConfigFlags()];
 }
 
 /** Spawns `<cliPath> server start-dev ...` and waits until it answers; see `startDevServer`. */

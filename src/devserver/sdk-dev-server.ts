@@ -1,4 +1,5 @@
 import type { DevServer, DevServerSettings } from './dev-server';
+import { dynamicConfigFlags } from './dynamic-config-flags';
 import { hostPort } from './host-address';
 import { TEMPORAL_CLI_PATH_ENV } from './resolve-temporal-cli';
 import { waitUntilReady } from './wait-until-ready';
@@ -21,6 +22,7 @@ export async function startSdkDevServer(settings: DevServerSettings): Promise<De
       dbFilename: settings.dbFilename,
       searchAttributes: [...settings.searchAttributes],
       log: { format: 'pretty', level: 'warn' },
+      extraArgs: dynamicConfigFlags(),
     },
   }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);

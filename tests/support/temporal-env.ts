@@ -1,6 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../src/contracts/search-attributes';
-import { resolveTemporalCli, TEMPORAL_CLI_PATH_ENV } from '../../src/devserver';
+import { dynamicConfigFlags, resolveTemporalCli, TEMPORAL_CLI_PATH_ENV } from '../../src/devserver';
 
 /** Options of {@link createTestEnv}. */
 export interface TestEnvOptions {
@@ -9,7 +9,7 @@ export interface TestEnvOptions {
 }
 
 /**
- * A fresh local Temporal dev server (in memory, our custom search attributes registered) for tests,
+ * A fresh local Temporal dev server (in memory, our custom search attributes and dynamic config) for tests,
  * started from the locally resolved `temporal` CLI. Call `teardown()` on it when done.
  *
  * @throws Error explaining how to install the CLI when none is found: tests never download it.
@@ -27,6 +27,8 @@ export async function createTestEnv(options: TestEnvOptions = {}): Promise<TestW
       executable: { type: 'existing-path', path: resolved.path },
       searchAttributes: [...CUSTOM_SEARCH_ATTRIBUTES],
       ip: '127.0.0.1',
+      // The embedded server's settings: tests wait on the same dispatch latency users get.
+      extraArgs: dynamicConfigFlags(),
       ...(options.uiPort === undefined ? {} : { ui: true, uiPort: options.uiPort }),
     },
   });

@@ -1,0 +1,25 @@
+/**
+ * Dynamic config the embedded dev server starts with.
+ *
+ * The dev server's history service has one shard, and each of the shard's queue readers may read
+ * its queue at most 20 times a second by default (`history.*ProcessorMaxPollRPS`, a token bucket
+ * with a burst of 20). The transfer queue hands every workflow and activity task to matching, so
+ * once a few workflows have spent the burst, each step of a workflow waits up to 50 ms for the next
+ * read: a one-activity workflow took ~145 ms instead of ~25 on an idle server. The limit protects a
+ * shared database from many shards' readers; the dev server has one reader per queue on its own
+ * SQLite file. 1,000 reads a second keeps a bound, and a reader that has nothing to read still
+ * waits for a notification, so an idle server does no more work.
+ */
+export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {
+  // Workflow and activity tasks on their way to matching.
+  'history.transferProcessorMaxPollRPS': 1000,
+  // Timers, timeouts and retry backoffs.
+  'history.timerProcessorMaxPollRPS': 1000,
+  // Visibility records: what lists and Temporal Web show.
+  'history.visibilityProcessorMaxPollRPS': 1000,
+};
+
+/** `--dynamic-config-value key=value` argument pairs for `temporal server start-dev` (values are JSON). */
+export function dynamicConfigFlags(values: Readonly<Record<string, unknown>> = DEV_SERVER_DYNAMIC_CONFIG): string[] {
+  return Object.entries(values).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]);
+}
