@@ -47,6 +47,8 @@ interface BenchOptions {
   readonly history: boolean;
   /** The N whose deerflow variant gets a profiled repetition (CPU by phase), or null with `--no-profile`. */
   readonly profileTasks: number | null;
+  /** Repetitions run one after another under the profiler: more samples where one repetition is short. */
+  readonly profileReps: number;
   /** The lead-tool case, or null with `--no-lead-tools`. */
   readonly leadTools: LeadToolOptions | null;
 }
@@ -87,6 +89,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
+    .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', positiveInt('--profile-reps', 1, 1000), 1)
     .option('--no-profile', 'skip the profiled repetition')
     .option('--lead-tool-calls <n>', 'direct tool calls (read_file) per lead run in the lead-tool case', positiveInt('--lead-tool-calls', 1, MAX_LEAD_TOOL_CALLS), DEFAULT_LEAD_TOOL_CALLS)
     .option('--lead-tool-reps <n>', 'measured repetitions per shape and variant of the lead-tool case', positiveInt('--lead-tool-reps', 1, 1000), 3)
@@ -102,6 +105,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxTotal: number;
     history: boolean;
     profile?: number | false;
+    profileReps: number;
     leadToolCalls: number;
     leadToolReps: number;
     leadToolWarmup: number;
@@ -116,6 +120,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxTotal: o.maxTotal,
     history: o.history,
     profileTasks: o.profile === false ? null : (o.profile ?? o.tasks.at(-1) ?? null),
+    profileReps: o.profileReps,
     leadTools: o.leadTools ? { calls: o.leadToolCalls, reps: o.leadToolReps, warmup: o.leadToolWarmup } : null,
   };
 }
@@ -313,7 +318,7 @@ async function main(): Promise<void> {
     console.log('');
 
     const results: Measurement[] = [];
-    let profiled: { tasks: number; breakdown: CpuBreakdown; medianCpuMs: number } | null = null;
+    let profiled: { tasks: number; reps: number; breakdown: CpuBreakdown; medianCpuMs: number } | null = null;
     for (const tasks of options.tasks) {
       const rawMatched = variant(`raw slots=${options.maxRunning}`, async () => [await runBaseline(client, tasks, options.maxRunning)]);
       const rawPerN = tasks === options.maxRunning ? rawMatched : variant(`raw slots=${tasks}`, async () => [await runBaseline(client, tasks, tasks)]);
@@ -334,8 +339,12 @@ async function main(): Promise<void> {
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df, inProcess, inProcessMiddleware });
       if (tasks === options.profileTasks) {
-        log(`N=${tasks}: one more deerflow repetition under the CPU profiler ...`);
-        profiled = { tasks, breakdown: await profileRepetition(() => deerflow.run(tasks)), medianCpuMs: median(perUnit(df, tasks, 'cpuMs')) };
+        const reps = options.profileReps;
+        log(`N=${tasks}: ${reps === 1 ? 'one more deerflow repetition' : `${reps} more deerflow repetitions`} under the CPU profiler ...`);
+        const breakdown = await profileRepetition(async () => {
+          for (let rep = 0; rep < reps; rep++) await deerflow.run(tasks);
+        });
+        profiled = { tasks, reps, breakdown, medianCpuMs: median(perUnit(df, tasks, 'cpuMs')) };
       }
     }
 
@@ -350,7 +359,7 @@ async function main(): Promise<void> {
     console.log(report(options, results));
     if (profiled) {
       console.log('');
-      console.log(breakdownText(`deerflow N=${profiled.tasks}`, profiled.breakdown, profiled.tasks, profiled.medianCpuMs));
+      console.log(breakdownText(`deerflow N=${profiled.tasks}`, profiled.breakdown, profiled.tasks * profiled.reps, profiled.medianCpuMs, profiled.reps));
     }
     if (options.leadTools) {
       console.log('');
