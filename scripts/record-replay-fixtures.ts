@@ -80,6 +80,9 @@ const batchItems = (count: number) => Array.from({ length: count }, (_, i) => ({
 /** Batches on, polling fast: every batch recipe's config. */
 const BATCHES_ON = { subagent_batches: { enabled: true, poll_interval_seconds: 0.1 } };
 
+/** A run total of 3 tasks: the delegation-limit recipes' config. */
+const DELEGATION_LIMIT = { subagents: { max_total_per_run: 3 } };
+
 /** Item 01 runs for 4 s while the batch continues as new around it (patch "batch-items-outlive-runs"). */
 const OUTLIVE_BATCH = { item: null, items: [{ key: '01', prompt: 'slow item' }, ...batchItems(20).slice(1)], maxRunningItems: 2, maxLiveItems: 3, historyEventLimit: 100 };
 
@@ -203,7 +206,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
       lead: [{ tool_calls: [1, 2, 3, 4, 5].map(task) }, { content: 'Again.', tool_calls: [6, 7].map(task) }, { content: 'unused' }],
       subagents: [{ match: '*', turns: [{ content: 'done' }] }],
     }),
-    config: { subagents: { max_total_per_run: 3 } },
+    config: DELEGATION_LIMIT,
   },
   'lead-batch-task': {
     file: 'lead-batch-task.json',
@@ -421,6 +424,19 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => RECIPES['lead-cancel-mid-tool']!.scenario(),
     actAfter: { events: ['tool.start', 'subagent.start'], count: 2, action: { kind: 'cancel' } },
     expectStatus: 'cancelled',
+  },
+  'patches-in-one': {
+    file: 'lead-patches-in-one.json',
+    description:
+      'Patch "lead-patches-in-one": the delegation-limit run again. One marker stands for every lead patch (no marker for the run\'s own call ids, guards, deadlines, identity attributes, batched bookkeeping, admission or the delegation limit).',
+    scenario: () => RECIPES['delegation-limit']!.scenario(),
+    config: DELEGATION_LIMIT,
+  },
+  'patches-in-one-batch-task': {
+    file: 'lead-patches-in-one-batch-task.json',
+    description: 'Patch "lead-patches-in-one": the lead-batch-task run again, its batch_task call taken without a marker of its own.',
+    scenario: () => RECIPES['lead-batch-task']!.scenario(),
+    config: BATCHES_ON,
   },
   'lead-tool-search': {
     file: 'lead-tool-search.json',

@@ -1,4 +1,4 @@
-import { CancellationScope, executeChild, isCancellation, patched, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { CancellationScope, executeChild, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AdmissionDecision, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
 import { boundText } from '../contracts/bounded-text';
 import { promoteTools } from '../contracts/deferred-tools';
@@ -29,7 +29,7 @@ import { changedSearchAttributes, taskSearchAttributes } from './task-search-att
 export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolCall[], callIds: readonly string[], turn: number): Promise<ToolOutcome[]> {
   const { input, state } = run;
   // Runs recorded before batches existed answered `batch_task` as an unknown tool.
-  const batches = calls.some((call) => call.name === BATCH_TASK_TOOL_NAME) && patched(WORKFLOW_PATCHES.batchTask);
+  const batches = calls.some((call) => call.name === BATCH_TASK_TOOL_NAME) && run.hasPatch(WORKFLOW_PATCHES.batchTask);
   const plan = planLeadCalls(calls, callIds, {
     catalog: input.catalog,
     allowedSubagents: input.allowedSubagents,
@@ -43,7 +43,7 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
   // Runs recorded before admission existed scheduled every task directly; runs with the outcome
   // writer admit in a local activity, in the same workflow task that schedules the tasks.
   const admit = run.outcomes === null ? bookkeeping : localBookkeeping;
-  const admission: AdmissionDecision | null = taskCount > 0 && patched(WORKFLOW_PATCHES.admission) ? await admit.admitSubagents({ requested: taskCount }) : null;
+  const admission: AdmissionDecision | null = taskCount > 0 && run.hasPatch(WORKFLOW_PATCHES.admission) ? await admit.admitSubagents({ requested: taskCount }) : null;
   const ctx: TaskContext = { input, state, admission, deadlines: run.deadlines };
   let admitted = 0;
   const running = plan.map((planned, index): Promise<ToolOutcome | null> => {

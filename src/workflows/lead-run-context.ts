@@ -1,6 +1,7 @@
 import type { CancellationScope } from '@temporalio/workflow';
 import type { LeadCallRef, LeadRunInput, LeadRunState, TaskState } from '../contracts';
 import type { LeadGuardState } from './lead-guards';
+import type { LeadPatchId } from './patches';
 import type { ToolOutcomeWriter } from './tool-outcome-writer';
 
 /** What the run's updates and its safety net can act on for one running task. */
@@ -19,6 +20,11 @@ export interface TaskControl {
 export interface LeadRunContext {
   readonly input: LeadRunInput;
   readonly state: LeadRunState;
+  /**
+   * Whether the run takes the path of lead patch `id`: every one in runs started since patch
+   * `lead-patches-in-one` (no marker of its own), else the SDK's `patched(id)`.
+   */
+  readonly hasPatch: (id: LeadPatchId) => boolean;
   /**
    * Runs started after patch `lead-calls`: calls keyed by the run's own ids, the lead's own tools,
    * every outcome written as soon as it is known, unanswered calls closed. Older runs replay without.

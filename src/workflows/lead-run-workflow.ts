@@ -27,7 +27,7 @@ import { awaitAnswer } from './lead-clarification';
 import { registerLeadRunHandlers } from './lead-run-handlers';
 import { publishTaskProgress, runLeadResponse } from './lead-response';
 import { toolListIncludes } from '../contracts/tool-patterns';
-import { WORKFLOW_PATCHES } from './patches';
+import { WORKFLOW_PATCHES, type LeadPatchId } from './patches';
 import { newLeadRunState } from './new-lead-run-state';
 import { progressDetails } from './progress-details';
 import { ToolOutcomeWriter } from './tool-outcome-writer';
@@ -46,30 +46,34 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   const input = parsed.data;
   // A continued run picks up where the previous execution stopped: the whole state, not the history.
   const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : newLeadRunState(input.runId, input.threadId);
-  // Decided once, first: runs recorded before it keyed calls by the provider's ids and had no lead tools.
-  const ownCallIds = patched(WORKFLOW_PATCHES.leadCalls);
+  // Decided first: a run started since records this one marker instead of one per lead patch.
+  const allPatches = patched(WORKFLOW_PATCHES.leadPatchesInOne);
+  const hasPatch = (id: LeadPatchId): boolean => allPatches || patched(id);
+  // Decided once: runs recorded before it keyed calls by the provider's ids and had no lead tools.
+  const ownCallIds = hasPatch(WORKFLOW_PATCHES.leadCalls);
   // Runs recorded before it raced each task against its own timer and wrote and upserted per call.
-  const batched = patched(WORKFLOW_PATCHES.batchedTaskBookkeeping);
+  const batched = hasPatch(WORKFLOW_PATCHES.batchedTaskBookkeeping);
   const run: LeadRunContext = {
     input,
     state,
+    hasPatch,
     ownCallIds,
     open: new Map(),
     unseenTurn: null,
-    guarded: patched(WORKFLOW_PATCHES.leadGuards),
+    guarded: hasPatch(WORKFLOW_PATCHES.leadGuards),
     guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
-    continues: patched(WORKFLOW_PATCHES.leadContinueAsNew),
+    continues: hasPatch(WORKFLOW_PATCHES.leadContinueAsNew),
     taskControls: new Map(),
-    deadlines: patched(WORKFLOW_PATCHES.taskDeadlines),
+    deadlines: hasPatch(WORKFLOW_PATCHES.taskDeadlines),
     outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId) : null,
-    clarifies: patched(WORKFLOW_PATCHES.leadClarification),
+    clarifies: hasPatch(WORKFLOW_PATCHES.leadClarification),
     answer: null,
   };
   // Never settles: it waits for outcomes as long as the run lives.
   if (run.outcomes !== null) void run.outcomes.run(() => publishTaskProgress(run));
   // Decided here, at start, like the others: a run started without its identifying attributes (by a
   // plain Temporal client) gets them in the same upsert as its status, one command either way.
-  const identity = patched(WORKFLOW_PATCHES.identitySearchAttributes)
+  const identity = hasPatch(WORKFLOW_PATCHES.identitySearchAttributes)
     ? missingSearchAttributes(workflowInfo().typedSearchAttributes, leadRunSearchAttributes(input))
     : [];
   registerLeadRunHandlers(run);
@@ -223,7 +227,7 @@ async function enforceDelegationLimit(run: LeadRunContext, step: LeadModelTurn, 
   const limits = { maxConcurrent: step.maxConcurrent ?? input.limits.maxConcurrent, maxTotal: input.limits.maxTotal };
   const decision = applyDelegationLimit(step.toolCalls, limits, state.delegatedTaskCalls);
   let kept = step;
-  if (decision !== null && patched(WORKFLOW_PATCHES.delegationLimit)) {
+  if (decision !== null && run.hasPatch(WORKFLOW_PATCHES.delegationLimit)) {
     kept = await bookkeeping.rewriteLeadTurn({
       threadId: input.threadId,
       runId: input.runId,

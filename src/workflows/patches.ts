@@ -76,4 +76,26 @@ export const WORKFLOW_PATCHES = {
    * Older batches let their live items finish before continuing as new (the window drained).
    */
   batchItemsOutliveRuns: 'batch-items-outlive-runs',
+  /**
+   * One marker for every lead patch above (from `delegation-limit` to `batched-task-bookkeeping`): a lead
+   * run started since records only this one and takes every patched path. Each marker costs a run
+   * two history events (the marker and the SDK's `TemporalChangeVersion` upsert), and a run recorded
+   * eight of them (sixteen of a one-task run's 46 events), again after every continue-as-new. Runs
+   * recorded before it replay through the markers they have.
+   */
+  leadPatchesInOne: 'lead-patches-in-one',
 } as const;
+
+/** The lead patches {@link WORKFLOW_PATCHES.leadPatchesInOne} stands for. */
+export type LeadPatchId = (typeof WORKFLOW_PATCHES)[
+  | 'delegationLimit'
+  | 'pollingSafetyNet'
+  | 'admission'
+  | 'batchTask'
+  | 'leadCalls'
+  | 'leadGuards'
+  | 'leadContinueAsNew'
+  | 'leadClarification'
+  | 'taskDeadlines'
+  | 'identitySearchAttributes'
+  | 'batchedTaskBookkeeping'];

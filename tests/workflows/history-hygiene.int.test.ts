@@ -1,6 +1,7 @@
 import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sha256Hex } from '../../src/activities/sha256-hex';
+import { WORKFLOW_PATCHES } from '../../src/workflows/patches';
 import { createTestEnv } from '../support/temporal-env';
 import { startHarness, type Harness } from '../support/harness';
 
@@ -68,4 +69,26 @@ test('a 10-turn lead run keeps transcripts out of workflow history (bounded brie
   // Compared by hash so a mismatch does not print 60 kB.
   expect(sha256Hex(stored ?? '')).toBe(sha256Hex(report(3).trim()));
   expect(state.tasks[3]?.resultSha256).toBe(sha256Hex(report(3).trim()));
+});
+
+test('a new lead run records one patch marker for every lead patch, and one TemporalChangeVersion upsert', async () => {
+  // Tasks (admission), one over the run's total (delegation limit), a lead tool (own call
+  // ids), then an answer: every lazily decided lead patch is taken, none records a marker of its own.
+  const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
+  const lead = [{ tool_calls: [task(1), task(2), task(3), task(4), { name: 'ls', args: { path: '.' } }] }, { content: 'done' }];
+  await harness?.close();
+  harness = await startHarness(env, { lead, subagents: [{ match: '*', turns: [{ content: 'ok' }] }] }, { subagents: { max_total_per_run: 3 } });
+
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-patches', runId: 'run-1' });
+  expect(state.status).toBe('completed');
+  expect(state.strippedTaskCalls).toBe(1);
+  expect(state.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
+
+  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const patchIds = events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
+    .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString('utf8')) as { id: string }).id);
+  expect(patchIds).toEqual([WORKFLOW_PATCHES.leadPatchesInOne]);
+  const changeVersions = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.['TemporalChangeVersion'] !== undefined);
+  expect(changeVersions).toHaveLength(1);
 });
