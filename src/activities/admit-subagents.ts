@@ -1,10 +1,12 @@
-import type { AdmissionDecision, AdmissionRequest } from '../contracts';
+import { AdmissionRequestSchema, type AdmissionDecision, type AdmissionRequest } from '../contracts';
 import type { ActivityDeps } from './activity-deps';
 import { decideAdmission } from './admission';
+import { parseActivityInput } from './parse-activity-input';
 
 /** Builds the `admitSubagents` activity: admission with this worker's startup-frozen runtime settings. */
 export function createAdmitSubagents(deps: ActivityDeps) {
-  return async function admitSubagents(input: AdmissionRequest): Promise<AdmissionDecision> {
-    return decideAdmission(input.requested, await deps.subagentBacklog(), deps.config.subagent_runtime);
+  return async function admitSubagents(raw: AdmissionRequest): Promise<AdmissionDecision> {
+    const { requested } = parseActivityInput(AdmissionRequestSchema, raw, 'admitSubagents');
+    return decideAdmission(requested, await deps.subagentBacklog(), deps.config.subagent_runtime);
   };
 }

@@ -1,7 +1,7 @@
 import type { FinishBatchItemInput, TerminalBatchItemStatus } from '../contracts';
 import type { ItemWriteOutcome } from '../store';
 import type { ActivityDeps } from './activity-deps';
-import { createRecordTaskEnd } from './record-task-end';
+import { createTaskEndWriter } from './record-task-end';
 
 /** Where an item's end is written: its batch, owner, thread and subagent. */
 export interface ItemEndScope {
@@ -24,7 +24,7 @@ export type ItemEndWriter = ReturnType<typeof createItemEndWriter>;
  */
 export function createItemEndWriter(deps: ActivityDeps) {
   const batches = deps.stores.batches;
-  const recordTaskEnd = createRecordTaskEnd(deps);
+  const writeTaskEnd = createTaskEndWriter(deps);
   return async function writeItemEnd(scope: ItemEndScope, end: ItemEnd): Promise<ItemWriteOutcome> {
     const { key } = end;
     const result = end.status === 'completed' && end.resultRef ? ((await deps.stores.results.getResult(end.resultRef)) ?? null) : null;
@@ -43,7 +43,7 @@ export function createItemEndWriter(deps: ActivityDeps) {
     if (attempts > 0) {
       const status = outcome.status as TerminalBatchItemStatus;
       const own = outcome.written;
-      await recordTaskEnd({
+      await writeTaskEnd({
         threadId: scope.threadId,
         runId: scope.batchId,
         task: {

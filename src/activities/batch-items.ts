@@ -3,15 +3,22 @@ import {
   BATCH_NOT_FOUND_TYPE,
   BATCH_STORE_INVALID_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
+  BatchItemAttemptRecordSchema,
+  BatchOfOwnerInputSchema,
+  FinishBatchInputSchema,
+  FinishBatchItemInputSchema,
+  NextBatchItemsInputSchema,
   type BatchItemAttemptRecord,
   type BatchItemCounts,
-  type CancelBatchRequest,
+  type BatchOfOwnerInput,
   type CancelBatchResult,
   type FailureType,
   type FinalBatchStatus,
+  type FinishBatchInput,
   type AdmissionDecision,
   type FinishBatchItemInput,
   type FinishedBatchItem,
+  type NextBatchItemsInput,
   StartBatchItemAttemptInputSchema,
   StartedBatchItemsInputSchema,
   CancelStartedBatchItemsInputSchema,
@@ -61,18 +68,21 @@ export function createBatchActivities(deps: ActivityDeps) {
   const admitSubagents = createAdmitSubagents(deps);
   return {
     /** Up to `limit` pending keys after `afterKey`, in key order. */
-    async nextBatchItems(input: { batchId: string; afterKey: string | null; limit: number }): Promise<string[]> {
-      return nonRetryableStoreErrors(() => batches.nextPendingItems(input.batchId, input.limit, input.afterKey));
+    async nextBatchItems(raw: NextBatchItemsInput): Promise<string[]> {
+      const { batchId, afterKey, limit } = parseActivityInput(NextBatchItemsInputSchema, raw, 'nextBatchItems');
+      return nonRetryableStoreErrors(() => batches.nextPendingItems(batchId, limit, afterKey));
     },
 
-    async loadBatchProgress(input: { batchId: string; ownerId: string }): Promise<BatchProgress> {
-      const batch = await batches.getBatch(input.batchId, input.ownerId);
-      if (batch === null) throw ApplicationFailure.nonRetryable(`Batch ${input.batchId} is not stored`, BATCH_NOT_FOUND_TYPE);
+    async loadBatchProgress(raw: BatchOfOwnerInput): Promise<BatchProgress> {
+      const { batchId, ownerId } = parseActivityInput(BatchOfOwnerInputSchema, raw, 'loadBatchProgress');
+      const batch = await batches.getBatch(batchId, ownerId);
+      if (batch === null) throw ApplicationFailure.nonRetryable(`Batch ${batchId} is not stored`, BATCH_NOT_FOUND_TYPE);
       return { status: batch.status, counts: batch.counts };
     },
 
-    async markBatchItemRunning(input: { batchId: string; key: string; attempt: number; at: string }): Promise<ItemWriteOutcome> {
-      return nonRetryableStoreErrors(() => batches.markItemRunning(input.batchId, input.key, input.attempt, input.at));
+    async markBatchItemRunning(raw: StartBatchItemAttemptInput): Promise<ItemWriteOutcome> {
+      const { batchId, key, attempt, at } = parseActivityInput(StartBatchItemAttemptInputSchema, raw, 'markBatchItemRunning');
+      return nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at));
     },
 
     /**
@@ -88,8 +98,8 @@ export function createBatchActivities(deps: ActivityDeps) {
       return { admission, mark: await nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at)) };
     },
 
-    async recordBatchItemAttempt(input: BatchItemAttemptRecord): Promise<ItemWriteOutcome> {
-      const { batchId, key, ...attempt } = input;
+    async recordBatchItemAttempt(raw: BatchItemAttemptRecord): Promise<ItemWriteOutcome> {
+      const { batchId, key, ...attempt } = parseActivityInput(BatchItemAttemptRecordSchema, raw, 'recordBatchItemAttempt');
       return nonRetryableStoreErrors(() => batches.recordAttempt(batchId, key, attempt));
     },
 
@@ -97,8 +107,8 @@ export function createBatchActivities(deps: ActivityDeps) {
      * The item's terminal write (fenced: a terminal row stays as it is), then its single
      * `subagent.end` event with the status the row holds, when the item ever executed.
      */
-    async finishBatchItem(input: FinishBatchItemInput): Promise<FinishedBatchItem> {
-      const { runtime, ...end } = input;
+    async finishBatchItem(raw: FinishBatchItemInput): Promise<FinishedBatchItem> {
+      const { runtime, ...end } = parseActivityInput(FinishBatchItemInputSchema, raw, 'finishBatchItem');
       const scope = { batchId: runtime.batchId, ownerId: runtime.ownerId, threadId: runtime.threadId, subagentName: runtime.subagent.name };
       return nonRetryableStoreErrors(() => writeItemEnd(scope, end));
     },
@@ -119,7 +129,8 @@ export function createBatchActivities(deps: ActivityDeps) {
     },
 
     /** Cancels the batch in the store for its owner: every nonterminal item `cancelled`, at once. */
-    async cancelBatchItems(input: { batchId: string } & CancelBatchRequest): Promise<CancelBatchResult> {
+    async cancelBatchItems(raw: BatchOfOwnerInput): Promise<CancelBatchResult> {
+      const input = parseActivityInput(BatchOfOwnerInputSchema, raw, 'cancelBatchItems');
       try {
         const outcome = await batches.cancelBatch(input.batchId, input.ownerId);
         return { cancelledItems: outcome.cancelledItems, counts: outcome.batch.counts };
@@ -132,8 +143,9 @@ export function createBatchActivities(deps: ActivityDeps) {
     },
 
     /** Ends the batch in the store; returns the counts it ended with. */
-    async finishBatch(input: { batchId: string; status: FinalBatchStatus }): Promise<BatchProgress> {
-      const outcome = await nonRetryableStoreErrors(() => batches.finishBatch(input.batchId, input.status));
+    async finishBatch(raw: FinishBatchInput): Promise<BatchProgress> {
+      const { batchId, status } = parseActivityInput(FinishBatchInputSchema, raw, 'finishBatch');
+      const outcome = await nonRetryableStoreErrors(() => batches.finishBatch(batchId, status));
       return { status: outcome.batch.status, counts: outcome.batch.counts };
     },
   };

@@ -1,8 +1,9 @@
 import { AIMessage, mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
-import { LEAD_TOOL_NAMES, leadCallId, type CloseToolCallsInput, type LeadCallRef } from '../contracts';
+import { CloseToolCallsInputSchema, LEAD_TOOL_NAMES, leadCallId, type CloseToolCallsInput, type LeadCallRef } from '../contracts';
 import { messageKeys, type NewRunEvent } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { toolEndEvent } from './lead-tool-events';
+import { parseActivityInput } from './parse-activity-input';
 import { putThreadMessage } from './thread-writes';
 
 /** `additional_kwargs` flag of a tool message the run wrote because the call never got an outcome. */
@@ -15,7 +16,8 @@ export const CLOSED_BY_RUN_KWARG = 'closed_by_run';
  * wins), and a model step the run never saw the end of has its stored calls closed too.
  */
 export function createCloseToolCalls(deps: ActivityDeps) {
-  return async function closeToolCalls(input: CloseToolCallsInput): Promise<void> {
+  return async function closeToolCalls(raw: CloseToolCallsInput): Promise<void> {
+    const input = parseActivityInput(CloseToolCallsInputSchema, raw, 'closeToolCalls');
     const { threadId, runId } = input;
     const records = (await deps.stores.messages.listMessages(threadId)).filter((r) => r.runId === runId);
     const answered = new Set<string>();

@@ -1,13 +1,14 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { bindLeadTools } from '../mcp';
-import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
+import { LeadModelStepInputSchema, type LeadModelStepInput, type LeadModelTurn } from '../contracts';
 import { askClarificationToolSpec, batchTaskToolSpec, formatPromptDate, taskToolSpec, type FunctionToolSpec } from '../prompts';
 import { leadTaskToolOptions, readManagedDefinitions, renderLeadSystemPrompt } from '../registry';
 import { messageKeys } from '../store';
 import { createAgentTools, ThreadWorkspace, toolSearchToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
 import { withHeartbeats } from './heartbeat';
+import { parseActivityInput } from './parse-activity-input';
 import { toAiMessage, toLeadTurn } from './lead-turn';
 import { putThreadMessages } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
@@ -22,7 +23,8 @@ import { deerflowIdsOf, inModelCallSpan } from '../telemetry';
 
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
-  return async function leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn> {
+  return async function leadModelStep(raw: LeadModelStepInput): Promise<LeadModelTurn> {
+    const input = parseActivityInput(LeadModelStepInputSchema, raw, 'leadModelStep');
     const key = messageKeys.ai(input.runId, input.turn);
     // A retry after the message was stored returns it: no second model call, no changed answer.
     // The per-response limit never exceeds what this worker was started with, whatever the run asked for.

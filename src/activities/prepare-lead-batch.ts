@@ -1,8 +1,9 @@
 import { AIMessage, mapStoredMessageToChatMessage } from '@langchain/core/messages';
-import { BatchTaskToolArgsSchema, formatZodIssues, type BatchWorkflowInput, type PrepareLeadBatchInput } from '../contracts';
+import { BatchTaskToolArgsSchema, formatZodIssues, PrepareLeadBatchInputSchema, type BatchWorkflowInput, type PrepareLeadBatchInput } from '../contracts';
 import { buildBatch } from '../registry';
 import { isBatchStoreError, messageKeys } from '../store';
 import type { ActivityDeps } from './activity-deps';
+import { parseActivityInput } from './parse-activity-input';
 import { sha256Hex } from './sha256-hex';
 
 /** What `prepareLeadBatch` decided: the batch to start, or the error the lead reads instead. */
@@ -23,7 +24,8 @@ export function leadBatchId(input: Pick<PrepareLeadBatchInput, 'threadId' | 'run
  * or nothing). Bad arguments come back as an error for the lead, naming the field.
  */
 export function createPrepareLeadBatch(deps: ActivityDeps) {
-  return async function prepareLeadBatch(input: PrepareLeadBatchInput): Promise<PreparedLeadBatch> {
+  return async function prepareLeadBatch(raw: PrepareLeadBatchInput): Promise<PreparedLeadBatch> {
+    const input = parseActivityInput(PrepareLeadBatchInputSchema, raw, 'prepareLeadBatch');
     const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
     const message = stored ? mapStoredMessageToChatMessage(stored) : null;
     const call = (message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : []).find((c) => c.id === input.toolCallId);

@@ -1,7 +1,15 @@
 import { HumanMessage, ToolMessage } from '@langchain/core/messages';
-import { ASK_CLARIFICATION_TOOL_NAME, boundText, CLARIFICATION_EVENT_CATEGORY, type ClarificationEventName, type RecordClarificationInput } from '../contracts';
+import {
+  ASK_CLARIFICATION_TOOL_NAME,
+  boundText,
+  CLARIFICATION_EVENT_CATEGORY,
+  RecordClarificationInputSchema,
+  type ClarificationEventName,
+  type RecordClarificationInput,
+} from '../contracts';
 import { messageKeys } from '../store';
 import type { ActivityDeps } from './activity-deps';
+import { parseActivityInput } from './parse-activity-input';
 import { putThreadMessage } from './thread-writes';
 
 /** `additional_kwargs` flag of the user message that answers the run's own question. */
@@ -15,7 +23,8 @@ export const CLARIFICATION_ANSWER_KWARG = 'clarification_answer';
  * `clarification.answered`. Unanswered: `clarification.timed_out`.
  */
 export function createRecordClarification(deps: ActivityDeps) {
-  return async function recordClarification(input: RecordClarificationInput): Promise<void> {
+  return async function recordClarification(raw: RecordClarificationInput): Promise<void> {
+    const input = parseActivityInput(RecordClarificationInputSchema, raw, 'recordClarification');
     const { threadId, runId, callId } = input;
     const event = (name: ClarificationEventName, payload: Record<string, unknown>) =>
       deps.stores.events.putBatch([

@@ -2,12 +2,14 @@ import {
   SUBAGENT_EVENT_CATEGORY,
   SUBAGENT_STEP_MAX_CHARS,
   TASK_END_EVENT,
+  TaskEndEventInputSchema,
   type FinishedTask,
   type SubagentEndPayload,
   type TaskEndEventInput,
 } from '../contracts';
 import type { NewRunEvent, TaskResultStore } from '../store';
 import type { ActivityDeps } from './activity-deps';
+import { parseActivityInput } from './parse-activity-input';
 import { dropCheckpoints } from './subagent-checkpoint';
 
 /** `text` cut at the step limit, and whether it was cut. */
@@ -62,10 +64,18 @@ export async function dropEndedTaskCheckpoints(deps: ActivityDeps, threadId: str
   await dropCheckpoints(deps.stores.checkpoints, { threadId, runId, taskId: task.taskId }, task.attempts);
 }
 
-/** Builds the `recordTaskEnd` activity (runs recorded before outcomes were written at once). */
-export function createRecordTaskEnd(deps: ActivityDeps) {
-  return async function recordTaskEnd(input: TaskEndEventInput): Promise<void> {
+/** Builds the writer of a task's single `subagent.end` row (and the cleanup of its checkpoints). */
+export function createTaskEndWriter(deps: ActivityDeps) {
+  return async function writeTaskEnd(input: TaskEndEventInput): Promise<void> {
     await deps.stores.events.putBatch([await taskEndEvent(deps.stores.results, input.threadId, input.runId, input.task)]);
     await dropEndedTaskCheckpoints(deps, input.threadId, input.runId, input.task);
+  };
+}
+
+/** Builds the `recordTaskEnd` activity (runs recorded before outcomes were written at once). */
+export function createRecordTaskEnd(deps: ActivityDeps) {
+  const writeTaskEnd = createTaskEndWriter(deps);
+  return async function recordTaskEnd(raw: TaskEndEventInput): Promise<void> {
+    await writeTaskEnd(parseActivityInput(TaskEndEventInputSchema, raw, 'recordTaskEnd'));
   };
 }

@@ -1,8 +1,9 @@
 import { mapChatMessagesToStoredMessages } from '@langchain/core/messages';
-import type { LeadModelTurn, RewriteLeadTurnInput } from '../contracts';
+import { RewriteLeadTurnInputSchema, type LeadModelTurn, type RewriteLeadTurnInput } from '../contracts';
 import { messageKeys } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { toAiMessage, toLeadTurn } from './lead-turn';
+import { parseActivityInput } from './parse-activity-input';
 import { trimLeadMessage } from './trim-lead-message';
 
 /**
@@ -10,7 +11,8 @@ import { trimLeadMessage } from './trim-lead-message';
  * stored lead message, so the transcript the lead sees next never holds calls that did not run.
  */
 export function createRewriteLeadTurn(deps: ActivityDeps) {
-  return async function rewriteLeadTurn(input: RewriteLeadTurnInput): Promise<LeadModelTurn> {
+  return async function rewriteLeadTurn(raw: RewriteLeadTurnInput): Promise<LeadModelTurn> {
+    const input = parseActivityInput(RewriteLeadTurnInputSchema, raw, 'rewriteLeadTurn');
     const key = messageKeys.ai(input.runId, input.turn);
     const stored = await deps.stores.messages.getMessage(input.threadId, key);
     if (stored === null) throw new Error(`No lead message ${key} in thread ${input.threadId}`);

@@ -5,6 +5,7 @@ import {
   boundText,
   deferredToolRefusal,
   defersMcpTools,
+  LeadToolCallInputSchema,
   messageText,
   PROMOTED_TOOLS_KWARG,
   TOOL_SEARCH_TOOL_NAME,
@@ -18,6 +19,7 @@ import { createAgentTools, promotedToolsOf, searchDeferredTools, ThreadWorkspace
 import type { ActivityDeps } from './activity-deps';
 import { rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { LeadTurnCalls } from './lead-turn-calls';
+import { parseActivityInput } from './parse-activity-input';
 import { toolEndEvent, toolStartEvent } from './lead-tool-events';
 import { putThreadMessage } from './thread-writes';
 import { deerflowIdsOf, inToolCallSpan } from '../telemetry';
@@ -30,7 +32,8 @@ import { deerflowIdsOf, inToolCallSpan } from '../telemetry';
  */
 export function createRunLeadTool(deps: ActivityDeps) {
   const leadTurns = new LeadTurnCalls(deps.stores.messages);
-  return async function runLeadTool(input: LeadToolCallInput): Promise<LeadToolResult> {
+  return async function runLeadTool(raw: LeadToolCallInput): Promise<LeadToolResult> {
+    const input = parseActivityInput(LeadToolCallInputSchema, raw, 'runLeadTool');
     const key = messageKeys.tool(input.runId, input.callId);
     // A retry after the outcome was written returns it: the tool never runs twice for one call.
     const written = await deps.stores.messages.getMessage(input.threadId, key);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BatchAttemptOutcomeSchema, BatchItemCountsSchema, BatchStatusSchema, TerminalBatchItemStatusSchema } from './batches';
+import { BatchAttemptOutcomeSchema, BatchItemCountsSchema, BatchStatusSchema, FinalBatchStatusSchema, TerminalBatchItemStatusSchema } from './batches';
 import { StopReasonSchema } from './status';
 import { TokenUsageSchema } from './usage';
 import { CatalogEntrySchema } from './workflow-io';
@@ -132,7 +132,27 @@ export const BatchItemAttemptRecordSchema = z.object({
 });
 export type BatchItemAttemptRecord = z.infer<typeof BatchItemAttemptRecordSchema>;
 
-/** Input of `startBatchItemAttempt`: admission for one try of an item, then its `running` mark. */
+/** Input of `nextBatchItems`: up to `limit` pending keys after `afterKey` (null: from the first), in key order. */
+export const NextBatchItemsInputSchema = z.object({
+  batchId: id,
+  // As stored: keys compare exactly, so no trimming.
+  afterKey: z.string().min(1).nullable(),
+  limit: z.number().int().min(1),
+});
+export type NextBatchItemsInput = z.infer<typeof NextBatchItemsInputSchema>;
+
+/** Input of `loadBatchProgress` and `cancelBatchItems`: a batch, for its owner. */
+export const BatchOfOwnerInputSchema = z.object({ batchId: id, ownerId: id });
+export type BatchOfOwnerInput = z.infer<typeof BatchOfOwnerInputSchema>;
+
+/** Input of `finishBatch`: the batch's final status. */
+export const FinishBatchInputSchema = z.object({ batchId: id, status: FinalBatchStatusSchema });
+export type FinishBatchInput = z.infer<typeof FinishBatchInputSchema>;
+
+/**
+ * Input of `startBatchItemAttempt`: admission for one try of an item, then its `running` mark; and
+ * of `markBatchItemRunning`, the mark alone (items started before patch `batch-item-start-attempt`).
+ */
 export const StartBatchItemAttemptInputSchema = z.object({
   batchId: id,
   key: id,
