@@ -3,7 +3,7 @@
  * the deerflow workflows. Only `@temporalio/workflow` and type imports are allowed here.
  */
 import { executeChild, proxyActivities, workflowInfo } from '@temporalio/workflow';
-import type { BaselineActivities } from './baseline-activities';
+import type { BaselineActivities, BaselineActivityName } from './baseline-activities';
 
 /** Input of {@link baselineFanOutWorkflow}. */
 export interface BaselineFanOutInput {
@@ -46,12 +46,14 @@ export interface BaselineBatchInput {
   /** Children in flight at once (the batch's `max_live_items`). */
   readonly window: number;
   readonly activityTaskQueue: string;
+  /** What each child runs. @default 'noop' */
+  readonly activity?: BaselineActivityName;
 }
 
-/** A child of the baseline batch: one no-op activity. */
-export async function baselineItemWorkflow(activityTaskQueue: string, index: number): Promise<number> {
-  const { noop } = proxyActivities<BaselineActivities>({ taskQueue: activityTaskQueue, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 1 } });
-  return noop(index);
+/** A child of the baseline batch: one activity, by default the no-op one. */
+export async function baselineItemWorkflow(activityTaskQueue: string, index: number, activity: BaselineActivityName = 'noop'): Promise<number> {
+  const activities = proxyActivities<BaselineActivities>({ taskQueue: activityTaskQueue, startToCloseTimeout: '1 minute', retry: { maximumAttempts: 1 } });
+  return activities[activity](index);
 }
 
 /**
@@ -64,7 +66,7 @@ export async function baselineWindowedBatchWorkflow(input: BaselineBatchInput): 
   const lane = async (): Promise<void> => {
     while (next < input.count) {
       const index = next++;
-      await executeChild(baselineItemWorkflow, { args: [input.activityTaskQueue, index], workflowId: `${workflowInfo().workflowId}/${index}` });
+      await executeChild(baselineItemWorkflow, { args: [input.activityTaskQueue, index, input.activity ?? 'noop'], workflowId: `${workflowInfo().workflowId}/${index}` });
       done += 1;
     }
   };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, Worker, type NativeConnection } from '@temporalio/worker';
-import { baselineActivities } from './baseline-activities';
+import { baselineActivities, type BaselineActivities } from './baseline-activities';
 import type { BaselineFanOutInput } from './baseline-workflows';
 import { quietBundlerLogger } from './logging';
 
@@ -21,12 +21,14 @@ export interface BaselineWorkers {
 
 /**
  * Bundles `baseline-workflows.ts` on its own and creates the baseline workers. Like deerflow, the
- * workflow worker uses the SDK defaults and each activity worker is bounded only by its slots.
+ * workflow worker uses the SDK defaults and each activity worker is bounded only by its slots; with
+ * `agentTask`, the activity workers also run the in-process agent anchor.
  */
 export async function createBaselineWorkers(
   connection: NativeConnection,
   namespace: string,
   slotCounts: readonly number[],
+  agentTask?: BaselineActivities['agentTask'],
 ): Promise<BaselineWorkers> {
   const workflowBundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('./baseline-workflows'),
@@ -41,7 +43,7 @@ export async function createBaselineWorkers(
         connection,
         namespace,
         taskQueue: baselineActivityTaskQueue(slots),
-        activities: baselineActivities,
+        activities: baselineActivities(agentTask),
         maxConcurrentActivityTaskExecutions: slots,
       }),
     );

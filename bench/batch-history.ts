@@ -15,22 +15,25 @@ export interface BatchWorkflowTypes {
   readonly label: string;
   readonly itemType: string;
   readonly parentType: string;
+  /** Only workflows whose id starts with it (parents and their children), where other runs share the types. */
+  readonly idPrefix?: string;
 }
 
-async function workflowIds(client: Client, workflowType: string, limit: number): Promise<string[]> {
+async function workflowIds(client: Client, workflowType: string, limit: number, idPrefix?: string): Promise<string[]> {
   const ids: string[] = [];
-  for await (const execution of client.workflow.list({ query: `WorkflowType = '${workflowType}'` })) {
+  const query = `WorkflowType = '${workflowType}'${idPrefix === undefined ? '' : ` AND WorkflowId STARTS_WITH '${idPrefix}'`}`;
+  for await (const execution of client.workflow.list({ query })) {
     ids.push(execution.workflowId);
     if (ids.length >= limit) break;
   }
   return ids;
 }
 
-/** The report of one variant (its workflows must be the only ones of their types on the server). */
+/** The report of one variant (its workflows must be the only ones of their types, or of their id prefix, on the server). */
 export async function batchHistoryReport(client: Client, variant: BatchWorkflowTypes): Promise<string> {
-  const itemIds = await workflowIds(client, variant.itemType, HISTORY_SAMPLE);
+  const itemIds = await workflowIds(client, variant.itemType, HISTORY_SAMPLE, variant.idPrefix);
   const items = await profileWorkflows(client, itemIds);
-  const parent = await profileWorkflows(client, await workflowIds(client, variant.parentType, 1));
+  const parent = await profileWorkflows(client, await workflowIds(client, variant.parentType, 1, variant.idPrefix));
   const itemLifeMs = items.workflows === 0 ? 0 : items.spanMs / items.workflows;
   const lines = [
     profileText(`${variant.label}, items (a sample of ${items.workflows})`, items, items.workflows, 'item'),

@@ -1,6 +1,7 @@
 /**
  * Batch throughput benchmark: items/s of a deerflow batch (scripted model, zero latency) as a ratio
- * against raw Temporal child-workflow + activity throughput with the same window, measured in the
+ * against raw Temporal child-workflow + activity throughput with the same window, and against the
+ * same children whose activity runs the subagent task with an in-process agent, measured in the
  * same run on the same embedded dev server. See bench/README.md.
  *
  *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--no-history]
@@ -20,11 +21,16 @@ import { startDevServer } from '../src/devserver';
 import { openStores } from '../src/store';
 import { createWorkers } from '../src/worker/create-workers';
 import { BASELINE_WORKFLOW_TASK_QUEUE, baselineActivityTaskQueue, createBaselineWorkers } from './baseline';
+import type { BaselineActivityName } from './baseline-activities';
 import type { BaselineBatchInput } from './baseline-workflows';
 import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
+import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { cpuSpan, processCpuReader } from './process-cpu';
 import { fixed, table } from './stats';
+
+/** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
+const RAW_ID_PREFIX = 'bench-baseline-batch-';
 
 interface Options {
   readonly items: number;
@@ -93,25 +99,30 @@ async function main(): Promise<void> {
     const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
     const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
     const workers = await createWorkers({ connection, namespace: server.namespace, loaded, stores });
-    const baseline = await createBaselineWorkers(connection, server.namespace, [options.running]);
+    // The raw + agent anchor: each child's activity runs the subagent task as the tasks benchmark's in-process anchor does.
+    const agentTask = async (index: number) => {
+      await runInProcessAgents(loaded, 'bench', 1, 'plain');
+      return index;
+    };
+    const baseline = await createBaselineWorkers(connection, server.namespace, [options.running], agentTask);
     const running = Promise.all([workers.run(), baseline.run()]);
     const client = new DeerFlowClient(temporal, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
 
     console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
     console.log(`${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once`);
     const samples: Sample[] = [];
-    samples.push(
-      await timed('raw child workflow + activity', serverCpu, async () => {
-        const input: BaselineBatchInput = { count: options.items, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running) };
-        const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
-          taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
-          workflowId: `bench-baseline-batch-${randomUUID()}`,
-          args: [input],
-        });
-        if (done !== options.items) throw new Error(`baseline completed ${String(done)} of ${options.items}`);
-        return `${options.items} children`;
-      }),
-    );
+    const rawBatch = (activity: BaselineActivityName, idPrefix: string) => async () => {
+      const input: BaselineBatchInput = { count: options.items, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
+      const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
+        taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
+        workflowId: `${idPrefix}${randomUUID()}`,
+        args: [input],
+      });
+      if (done !== options.items) throw new Error(`baseline completed ${String(done)} of ${options.items}`);
+      return `${options.items} children`;
+    };
+    samples.push(await timed('raw child workflow + activity', serverCpu, rawBatch('noop', RAW_ID_PREFIX)));
+    samples.push(await timed('raw + in-process agent', serverCpu, rawBatch('agentTask', 'bench-baseline-agent-batch-')));
     samples.push(
       await timed('deerflow batch', serverCpu, async () => {
         const started = await client.startBatch({
@@ -126,7 +137,7 @@ async function main(): Promise<void> {
         return `${final.continuedRuns} continue-as-new`;
       }),
     );
-    const [raw, deerflow] = samples as [Sample, Sample];
+    const [raw, rawAgent, deerflow] = samples as [Sample, Sample, Sample];
     console.log(
       table(
         ['variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],
@@ -142,14 +153,19 @@ async function main(): Promise<void> {
       ),
     );
     console.log(`deerflow / raw throughput: ${fixed(raw.wallMs / deerflow.wallMs, 2)}x (items/s ratio; 1x = as fast as raw Temporal)`);
-    // Both processes share the machine's cores: when they are saturated, items/s follows total CPU per item.
     console.log(
-      `raw / deerflow total CPU per item: ${fixed((raw.cpuMs + raw.serverCpuMs) / (deerflow.cpuMs + deerflow.serverCpuMs), 2)}x ` +
+      `deerflow / (raw + in-process agent) throughput: ${fixed(rawAgent.wallMs / deerflow.wallMs, 2)}x ` +
+        '(items/s ratio; 1x = as fast as a raw child whose activity runs the same agent task in-process, no store)',
+    );
+    // Both processes share the machine's cores: when they are saturated, items/s follows total CPU per item.
+    const totalCpu = (s: Sample) => s.cpuMs + s.serverCpuMs;
+    console.log(
+      `raw / deerflow total CPU per item: ${fixed(totalCpu(raw) / totalCpu(deerflow), 2)}x, (raw + in-process agent) / deerflow: ${fixed(totalCpu(rawAgent) / totalCpu(deerflow), 2)}x ` +
         `(this process + dev server on ${cpus().length} cores; the throughput ratio a saturated machine allows)`,
     );
     if (options.history) {
       console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
-      console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow' }));
+      console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', idPrefix: RAW_ID_PREFIX }));
       console.log(await batchHistoryReport(temporal, { label: 'deerflow', itemType: 'batchItemWorkflow', parentType: 'batchWorkflow' }));
     }
     workers.shutdown();
