@@ -10,7 +10,7 @@
  * SQLite file. At 1,000 reads a second a step waits at most 1 ms (one-activity workflows in a row:
  * ~25 ms each; ~35 at 100 reads a second). Under a sustained load of many workflows the reader
  * reads more often, in smaller batches: a 600-item batch measured a few ms more server CPU per item
- * (and at 100 reads a second as much). A reader with nothing to read waits for a notification, so an
+ * (as much at 100 reads a second). A reader with nothing to read waits for a notification, so an
  * idle server does no more work.
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number>> = {

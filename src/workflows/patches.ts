@@ -77,8 +77,8 @@ export const WORKFLOW_PATCHES = {
    */
   batchItemsOutliveRuns: 'batch-items-outlive-runs',
   /**
-   * One marker for every lead patch above (from `delegation-limit` to `batched-task-bookkeeping`): a lead
-   * run started since records only this one and takes every patched path. Each marker costs a run
+   * One marker for every lead patch above ({@link LeadPatchId}): a lead run started since records
+   * only this one and takes every patched path. Each marker costs a run
    * two history events (the marker and the SDK's `TemporalChangeVersion` upsert), and a run recorded
    * eight of them (sixteen of a one-task run's 46 events), again after every continue-as-new. Runs
    * recorded before it replay through the markers they have. A later lead patch is asked with
