@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ASK_CLARIFICATION_TOOL_NAME } from '../contracts';
 import type { FunctionToolSpec } from './function-tool-spec';
+import { toolParameters } from './tool-parameters';
 
 /**
  * The lead's `ask_clarification` tool as the model sees it. The workflow executes it: the run
@@ -8,9 +9,10 @@ import type { FunctionToolSpec } from './function-tool-spec';
  * next message.
  */
 export function askClarificationToolSpec(): FunctionToolSpec {
-  const parameters = z.object({
-    question: z.string().describe('One focused question for the user: what you need to know to do the work right.'),
-  });
+  const parameters = () =>
+    z.object({
+      question: z.string().describe('One focused question for the user: what you need to know to do the work right.'),
+    });
   return {
     type: 'function',
     function: {
@@ -18,7 +20,7 @@ export function askClarificationToolSpec(): FunctionToolSpec {
       description:
         'Ask the user one focused question when the request is ambiguous in a way that changes the answer, or a choice is theirs to make. ' +
         'The run waits for their answer, which comes back as their next message. Do not ask what you can find out with your tools.',
-      parameters: z.toJSONSchema(parameters) as Record<string, unknown>,
+      parameters: toolParameters(ASK_CLARIFICATION_TOOL_NAME, parameters),
     },
   };
 }

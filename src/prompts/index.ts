@@ -14,6 +14,7 @@ export type { ListedDeferredTool } from './deferred-tools-section';
 export { taskToolSpec } from './task-tool-spec';
 export { batchTaskToolSpec } from './batch-task-tool-spec';
 export { askClarificationToolSpec } from './ask-clarification-tool-spec';
+export { toolParameters } from './tool-parameters';
 export type { FunctionToolSpec } from './function-tool-spec';
 export { formatPromptDate } from './prompt-date';
 export { buildLeadSystemPrompt } from './lead-system-prompt';

@@ -2,7 +2,7 @@ import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { DynamicStructuredTool, type StructuredToolInterface, type ToolRunnableConfig } from '@langchain/core/tools';
 import { z } from 'zod';
 import { formatZodIssues, PROMOTED_TOOLS_KWARG, TOOL_SEARCH_QUERY_MAX_CHARS, TOOL_SEARCH_TOOL_NAME, ToolSearchArgsSchema } from '../contracts';
-import type { FunctionToolSpec } from '../prompts';
+import { toolParameters, type FunctionToolSpec } from '../prompts';
 import { rankTools, SELECT_QUERY_PREFIX } from './tool-search-ranking';
 
 /** A deferred tool as `tool_search` finds and returns it (an MCP tool entry fits). */
@@ -22,12 +22,13 @@ export interface ToolSearchResult {
 }
 
 function parameters(): Record<string, unknown> {
-  const schema = z.object({
-    query: z
-      .string()
-      .describe(`Keywords ("weather forecast"; "+word" must occur), or "${SELECT_QUERY_PREFIX}name1,name2" for exact names. At most ${TOOL_SEARCH_QUERY_MAX_CHARS} characters.`),
-  });
-  return z.toJSONSchema(schema) as Record<string, unknown>;
+  return toolParameters(TOOL_SEARCH_TOOL_NAME, () =>
+    z.object({
+      query: z
+        .string()
+        .describe(`Keywords ("weather forecast"; "+word" must occur), or "${SELECT_QUERY_PREFIX}name1,name2" for exact names. At most ${TOOL_SEARCH_QUERY_MAX_CHARS} characters.`),
+    }),
+  );
 }
 
 function description(maxResults: number): string {
