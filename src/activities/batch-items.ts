@@ -3,11 +3,6 @@ import {
   BATCH_NOT_FOUND_TYPE,
   BATCH_STORE_INVALID_TYPE,
   BATCH_STORE_NOT_FOUND_TYPE,
-  BatchItemAttemptRecordSchema,
-  BatchOfOwnerInputSchema,
-  FinishBatchInputSchema,
-  FinishBatchItemInputSchema,
-  NextBatchItemsInputSchema,
   type BatchItemAttemptRecord,
   type BatchItemCounts,
   type BatchOfOwnerInput,
@@ -19,9 +14,6 @@ import {
   type FinishBatchItemInput,
   type FinishedBatchItem,
   type NextBatchItemsInput,
-  StartBatchItemAttemptInputSchema,
-  StartedBatchItemsInputSchema,
-  CancelStartedBatchItemsInputSchema,
   type StartedBatchItemsInput,
   type CancelStartedBatchItemsInput,
   type StartBatchItemAttemptInput,
@@ -69,19 +61,19 @@ export function createBatchActivities(deps: ActivityDeps) {
   return {
     /** Up to `limit` pending keys after `afterKey`, in key order. */
     async nextBatchItems(raw: NextBatchItemsInput): Promise<string[]> {
-      const { batchId, afterKey, limit } = parseActivityInput(NextBatchItemsInputSchema, raw, 'nextBatchItems');
+      const { batchId, afterKey, limit } = parseActivityInput('nextBatchItems', raw);
       return nonRetryableStoreErrors(() => batches.nextPendingItems(batchId, limit, afterKey));
     },
 
     async loadBatchProgress(raw: BatchOfOwnerInput): Promise<BatchProgress> {
-      const { batchId, ownerId } = parseActivityInput(BatchOfOwnerInputSchema, raw, 'loadBatchProgress');
+      const { batchId, ownerId } = parseActivityInput('loadBatchProgress', raw);
       const batch = await batches.getBatch(batchId, ownerId);
       if (batch === null) throw ApplicationFailure.nonRetryable(`Batch ${batchId} is not stored`, BATCH_NOT_FOUND_TYPE);
       return { status: batch.status, counts: batch.counts };
     },
 
     async markBatchItemRunning(raw: StartBatchItemAttemptInput): Promise<ItemWriteOutcome> {
-      const { batchId, key, attempt, at } = parseActivityInput(StartBatchItemAttemptInputSchema, raw, 'markBatchItemRunning');
+      const { batchId, key, attempt, at } = parseActivityInput('markBatchItemRunning', raw);
       return nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at));
     },
 
@@ -92,14 +84,14 @@ export function createBatchActivities(deps: ActivityDeps) {
      * @throws ApplicationFailure (non-retryable, `INVALID_INPUT`) for an input that does not validate
      */
     async startBatchItemAttempt(raw: StartBatchItemAttemptInput): Promise<StartedAttempt> {
-      const { batchId, key, attempt, at } = parseActivityInput(StartBatchItemAttemptInputSchema, raw, 'startBatchItemAttempt');
+      const { batchId, key, attempt, at } = parseActivityInput('startBatchItemAttempt', raw);
       const admission = await admitSubagents({ requested: 1 });
       if (admission.admitted < 1) return { admission, mark: null };
       return { admission, mark: await nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at)) };
     },
 
     async recordBatchItemAttempt(raw: BatchItemAttemptRecord): Promise<ItemWriteOutcome> {
-      const { batchId, key, ...attempt } = parseActivityInput(BatchItemAttemptRecordSchema, raw, 'recordBatchItemAttempt');
+      const { batchId, key, ...attempt } = parseActivityInput('recordBatchItemAttempt', raw);
       return nonRetryableStoreErrors(() => batches.recordAttempt(batchId, key, attempt));
     },
 
@@ -108,7 +100,7 @@ export function createBatchActivities(deps: ActivityDeps) {
      * `subagent.end` event with the status the row holds, when the item ever executed.
      */
     async finishBatchItem(raw: FinishBatchItemInput): Promise<FinishedBatchItem> {
-      const { runtime, ...end } = parseActivityInput(FinishBatchItemInputSchema, raw, 'finishBatchItem');
+      const { runtime, ...end } = parseActivityInput('finishBatchItem', raw);
       const scope = { batchId: runtime.batchId, ownerId: runtime.ownerId, threadId: runtime.threadId, subagentName: runtime.subagent.name };
       return nonRetryableStoreErrors(() => writeItemEnd(scope, end));
     },
@@ -118,19 +110,19 @@ export function createBatchActivities(deps: ActivityDeps) {
      * their counts, after ending (with `settle`) any whose workflow closed without writing its end.
      */
     async startedBatchItems(raw: StartedBatchItemsInput): Promise<StartedItems> {
-      const input = parseActivityInput(StartedBatchItemsInputSchema, raw, 'startedBatchItems');
+      const input = parseActivityInput('startedBatchItems', raw);
       return nonRetryableStoreErrors(() => startedBatchItems(batches, writeItemEnd, input));
     },
 
     /** Asks Temporal to cancel the open items earlier runs started (before the store cancels the batch). */
     async cancelStartedBatchItems(raw: CancelStartedBatchItemsInput): Promise<number> {
-      const input = parseActivityInput(CancelStartedBatchItemsInputSchema, raw, 'cancelStartedBatchItems');
+      const input = parseActivityInput('cancelStartedBatchItems', raw);
       return nonRetryableStoreErrors(() => cancelStartedItemWorkflows(batches, input));
     },
 
     /** Cancels the batch in the store for its owner: every nonterminal item `cancelled`, at once. */
     async cancelBatchItems(raw: BatchOfOwnerInput): Promise<CancelBatchResult> {
-      const input = parseActivityInput(BatchOfOwnerInputSchema, raw, 'cancelBatchItems');
+      const input = parseActivityInput('cancelBatchItems', raw);
       try {
         const outcome = await batches.cancelBatch(input.batchId, input.ownerId);
         return { cancelledItems: outcome.cancelledItems, counts: outcome.batch.counts };
@@ -144,7 +136,7 @@ export function createBatchActivities(deps: ActivityDeps) {
 
     /** Ends the batch in the store; returns the counts it ended with. */
     async finishBatch(raw: FinishBatchInput): Promise<BatchProgress> {
-      const { batchId, status } = parseActivityInput(FinishBatchInputSchema, raw, 'finishBatch');
+      const { batchId, status } = parseActivityInput('finishBatch', raw);
       const outcome = await nonRetryableStoreErrors(() => batches.finishBatch(batchId, status));
       return { status: outcome.batch.status, counts: outcome.batch.counts };
     },

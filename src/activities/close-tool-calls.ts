@@ -1,5 +1,5 @@
 import { AIMessage, mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
-import { CloseToolCallsInputSchema, LEAD_TOOL_NAMES, leadCallId, type CloseToolCallsInput, type LeadCallRef } from '../contracts';
+import { LEAD_TOOL_NAMES, leadCallId, type CloseToolCallsInput, type LeadCallRef } from '../contracts';
 import { messageKeys, type NewRunEvent } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { toolEndEvent } from './lead-tool-events';
@@ -17,7 +17,7 @@ export const CLOSED_BY_RUN_KWARG = 'closed_by_run';
  */
 export function createCloseToolCalls(deps: ActivityDeps) {
   return async function closeToolCalls(raw: CloseToolCallsInput): Promise<void> {
-    const input = parseActivityInput(CloseToolCallsInputSchema, raw, 'closeToolCalls');
+    const input = parseActivityInput('closeToolCalls', raw);
     const { threadId, runId } = input;
     const records = (await deps.stores.messages.listMessages(threadId)).filter((r) => r.runId === runId);
     const answered = new Set<string>();

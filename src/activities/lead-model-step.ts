@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { bindLeadTools } from '../mcp';
-import { LeadModelStepInputSchema, type LeadModelStepInput, type LeadModelTurn } from '../contracts';
+import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
 import { askClarificationToolSpec, batchTaskToolSpec, formatPromptDate, taskToolSpec, type FunctionToolSpec } from '../prompts';
 import { leadTaskToolOptions, readManagedDefinitions, renderLeadSystemPrompt } from '../registry';
 import { messageKeys } from '../store';
@@ -24,7 +24,7 @@ import { deerflowIdsOf, inModelCallSpan } from '../telemetry';
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
   return async function leadModelStep(raw: LeadModelStepInput): Promise<LeadModelTurn> {
-    const input = parseActivityInput(LeadModelStepInputSchema, raw, 'leadModelStep');
+    const input = parseActivityInput('leadModelStep', raw);
     const key = messageKeys.ai(input.runId, input.turn);
     // A retry after the message was stored returns it: no second model call, no changed answer.
     // The per-response limit never exceeds what this worker was started with, whatever the run asked for.

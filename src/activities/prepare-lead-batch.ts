@@ -1,5 +1,5 @@
 import { AIMessage, mapStoredMessageToChatMessage } from '@langchain/core/messages';
-import { BatchTaskToolArgsSchema, formatZodIssues, PrepareLeadBatchInputSchema, type BatchWorkflowInput, type PrepareLeadBatchInput } from '../contracts';
+import { BatchTaskToolArgsSchema, formatZodIssues, type BatchWorkflowInput, type PrepareLeadBatchInput } from '../contracts';
 import { buildBatch } from '../registry';
 import { isBatchStoreError, messageKeys } from '../store';
 import type { ActivityDeps } from './activity-deps';
@@ -25,7 +25,7 @@ export function leadBatchId(input: Pick<PrepareLeadBatchInput, 'threadId' | 'run
  */
 export function createPrepareLeadBatch(deps: ActivityDeps) {
   return async function prepareLeadBatch(raw: PrepareLeadBatchInput): Promise<PreparedLeadBatch> {
-    const input = parseActivityInput(PrepareLeadBatchInputSchema, raw, 'prepareLeadBatch');
+    const input = parseActivityInput('prepareLeadBatch', raw);
     const stored = await deps.stores.messages.getMessage(input.threadId, messageKeys.ai(input.runId, input.turn));
     const message = stored ? mapStoredMessageToChatMessage(stored) : null;
     const call = (message && AIMessage.isInstance(message) ? (message.tool_calls ?? []) : []).find((c) => c.id === input.toolCallId);

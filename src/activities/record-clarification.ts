@@ -3,7 +3,6 @@ import {
   ASK_CLARIFICATION_TOOL_NAME,
   boundText,
   CLARIFICATION_EVENT_CATEGORY,
-  RecordClarificationInputSchema,
   type ClarificationEventName,
   type RecordClarificationInput,
 } from '../contracts';
@@ -24,7 +23,7 @@ export const CLARIFICATION_ANSWER_KWARG = 'clarification_answer';
  */
 export function createRecordClarification(deps: ActivityDeps) {
   return async function recordClarification(raw: RecordClarificationInput): Promise<void> {
-    const input = parseActivityInput(RecordClarificationInputSchema, raw, 'recordClarification');
+    const input = parseActivityInput('recordClarification', raw);
     const { threadId, runId, callId } = input;
     const event = (name: ClarificationEventName, payload: Record<string, unknown>) =>
       deps.stores.events.putBatch([

@@ -2,7 +2,6 @@ import {
   SUBAGENT_EVENT_CATEGORY,
   SUBAGENT_STEP_MAX_CHARS,
   TASK_END_EVENT,
-  TaskEndEventInputSchema,
   type FinishedTask,
   type SubagentEndPayload,
   type TaskEndEventInput,
@@ -76,6 +75,6 @@ export function createTaskEndWriter(deps: ActivityDeps) {
 export function createRecordTaskEnd(deps: ActivityDeps) {
   const writeTaskEnd = createTaskEndWriter(deps);
   return async function recordTaskEnd(raw: TaskEndEventInput): Promise<void> {
-    await writeTaskEnd(parseActivityInput(TaskEndEventInputSchema, raw, 'recordTaskEnd'));
+    await writeTaskEnd(parseActivityInput('recordTaskEnd', raw));
   };
 }

@@ -1,4 +1,4 @@
-import { RecordToolOutcomeInputSchema, type RecordToolOutcomeInput, type ToolOutcome } from '../contracts';
+import type { RecordToolOutcomeInput, ToolOutcome } from '../contracts';
 import { messageKeys, type NewRunEvent, type TaskResultStore } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { parseActivityInput } from './parse-activity-input';
@@ -14,7 +14,7 @@ interface CallOutcome {
 
 /** The outcomes of the input, whichever shape the workflow sent: a burst, or (runs recorded before bursts) one call's. */
 function callOutcomes(input: RecordToolOutcomeInput): { threadId: string; runId: string; outcomes: readonly CallOutcome[] } {
-  const data = parseActivityInput(RecordToolOutcomeInputSchema, input, 'recordToolOutcome');
+  const data = parseActivityInput('recordToolOutcome', input);
   return 'outcomes' in data ? data : { threadId: data.threadId, runId: data.runId, outcomes: [{ callId: data.callId, outcome: data.outcome }] };
 }
 

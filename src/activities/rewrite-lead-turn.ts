@@ -1,5 +1,5 @@
 import { mapChatMessagesToStoredMessages } from '@langchain/core/messages';
-import { RewriteLeadTurnInputSchema, type LeadModelTurn, type RewriteLeadTurnInput } from '../contracts';
+import type { LeadModelTurn, RewriteLeadTurnInput } from '../contracts';
 import { messageKeys } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -12,7 +12,7 @@ import { trimLeadMessage } from './trim-lead-message';
  */
 export function createRewriteLeadTurn(deps: ActivityDeps) {
   return async function rewriteLeadTurn(raw: RewriteLeadTurnInput): Promise<LeadModelTurn> {
-    const input = parseActivityInput(RewriteLeadTurnInputSchema, raw, 'rewriteLeadTurn');
+    const input = parseActivityInput('rewriteLeadTurn', raw);
     const key = messageKeys.ai(input.runId, input.turn);
     const stored = await deps.stores.messages.getMessage(input.threadId, key);
     if (stored === null) throw new Error(`No lead message ${key} in thread ${input.threadId}`);

@@ -3,7 +3,6 @@ import { ApplicationFailure } from '@temporalio/common';
 import {
   BATCH_ITEM_FENCED_TYPE,
   BATCH_LEASE_WAIT_TIMEOUT_TYPE,
-  BatchItemRunInputSchema,
   type BatchItemExecution,
   type BatchItemRunInput,
   type BatchItemRunResult,
@@ -31,7 +30,7 @@ const RENEWALS_PER_LEASE = 3;
  */
 export function createRunBatchItem(batches: BatchStore, execute: SubagentExecutor, writeItemEnd: ItemEndWriter, waiters: BatchLeaseWaiters) {
   return async function runBatchItem(raw: BatchItemRunInput): Promise<BatchItemRunResult> {
-    const { item, leaseSeconds, pollIntervalSeconds, timeoutSeconds } = parseActivityInput(BatchItemRunInputSchema, raw, 'runBatchItem');
+    const { item, leaseSeconds, pollIntervalSeconds, timeoutSeconds } = parseActivityInput('runBatchItem', raw);
     const leaseMs = leaseSeconds * 1000;
     const acquire = () => batches.acquireItemLease(item.batchId, item.key, item.attempt, leaseMs);
     try {

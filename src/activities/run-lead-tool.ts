@@ -5,7 +5,6 @@ import {
   boundText,
   deferredToolRefusal,
   defersMcpTools,
-  LeadToolCallInputSchema,
   messageText,
   PROMOTED_TOOLS_KWARG,
   TOOL_SEARCH_TOOL_NAME,
@@ -33,7 +32,7 @@ import { deerflowIdsOf, inToolCallSpan } from '../telemetry';
 export function createRunLeadTool(deps: ActivityDeps) {
   const leadTurns = new LeadTurnCalls(deps.stores.messages);
   return async function runLeadTool(raw: LeadToolCallInput): Promise<LeadToolResult> {
-    const input = parseActivityInput(LeadToolCallInputSchema, raw, 'runLeadTool');
+    const input = parseActivityInput('runLeadTool', raw);
     const key = messageKeys.tool(input.runId, input.callId);
     // A retry after the outcome was written returns it: the tool never runs twice for one call.
     const written = await deps.stores.messages.getMessage(input.threadId, key);

@@ -10,7 +10,6 @@ import {
   boundText,
   executionScopeOf,
   isCancelledFailure,
-  SubagentTaskInputSchema,
   TASK_DEADLINE_EXCEEDED_TYPE,
   type SubagentEvidence,
   type SubagentExecutionResult,
@@ -51,7 +50,7 @@ export function createRunSubagent(deps: ActivityDeps) {
   const execute = createSubagentExecutor(deps);
   return async function runSubagent(wire: SubagentTaskWire): Promise<SubagentExecutionResult> {
     // Tagged, whichever shape the workflow sent (see `SubagentTaskInputSchema`).
-    return execute(parseActivityInput(SubagentTaskInputSchema, wire, 'runSubagent'));
+    return execute(parseActivityInput('runSubagent', wire));
   };
 }
 

@@ -1,5 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import { createLeadActivities } from '../../../src/activities';
+import { ACTIVITY_INPUT_SCHEMAS } from '../../../src/activities/activity-input-schemas';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
 import { storeOnlyDeps } from '../../support/store-only-deps';
@@ -41,6 +42,10 @@ describe('lead-queue activities validate their input', () => {
   });
   afterEach(async () => {
     await stores.close();
+  });
+
+  test('every activity of the queue has its input schema in the shared table', () => {
+    expect(Object.keys(activities).filter((name) => !(name in ACTIVITY_INPUT_SCHEMAS))).toEqual([]);
   });
 
   test('every activity of the queue is in the table, besides those tested with their own suites', () => {
