@@ -20,7 +20,7 @@ import {
 } from '../contracts';
 import { isBatchStoreError, type BatchStoreErrorCode, type ItemWriteOutcome } from '../store';
 import type { ActivityDeps } from './activity-deps';
-import { createAdmitSubagents } from './admit-subagents';
+import { admitTasks } from './admit-subagents';
 import { parseActivityInput } from './parse-activity-input';
 import { createItemEndWriter } from './batch-item-end';
 import { cancelStartedItemWorkflows, startedBatchItems, type StartedItems } from './started-batch-items';
@@ -57,7 +57,6 @@ async function nonRetryableStoreErrors<T>(work: () => Promise<T>): Promise<T> {
 export function createBatchActivities(deps: ActivityDeps) {
   const batches = deps.stores.batches;
   const writeItemEnd = createItemEndWriter(deps);
-  const admitSubagents = createAdmitSubagents(deps);
   return {
     /** Up to `limit` pending keys after `afterKey`, in key order. */
     async nextBatchItems(raw: NextBatchItemsInput): Promise<string[]> {
@@ -85,7 +84,7 @@ export function createBatchActivities(deps: ActivityDeps) {
      */
     async startBatchItemAttempt(raw: StartBatchItemAttemptInput): Promise<StartedAttempt> {
       const { batchId, key, attempt, at } = parseActivityInput('startBatchItemAttempt', raw);
-      const admission = await admitSubagents({ requested: 1 });
+      const admission = await admitTasks(deps, 1);
       if (admission.admitted < 1) return { admission, mark: null };
       return { admission, mark: await nonRetryableStoreErrors(() => batches.markItemRunning(batchId, key, attempt, at)) };
     },

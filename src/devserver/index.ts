@@ -8,5 +8,5 @@ export {
 } from './resolve-temporal-cli';
 export type { ResolvedCli, ResolveTemporalCliOptions, TemporalCliSource } from './resolve-temporal-cli';
 export { findProjectRoot } from './project-root';
-export { DEV_SERVER_DYNAMIC_CONFIG, dynamicConfigFlags } from './dynamic-config-flags';
+export { dynamicConfigFlags } from './dynamic-config-flags';
 export type { SearchAttributeDefinition } from './search-attribute-flags';
