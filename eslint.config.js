@@ -13,6 +13,7 @@ const folder = (name) => [`**/${name}`, `**/${name}/**`];
 // "Module scope costs CPU per execution"); every other contract module is types-only for workflows.
 const zodFreeContracts = [
   'add-usage',
+  'admission',
   'bounded-text',
   'deferred-tools',
   'failure-types',

@@ -438,6 +438,13 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => RECIPES['lead-batch-task']!.scenario(),
     config: BATCHES_ON,
   },
+  'admission-in-step': {
+    file: 'lead-admission-in-step.json',
+    description:
+      'The delegation-limit run again, its tasks admitted from the snapshot the model step returns (`admission`): no admitSubagents local activity before they are scheduled.',
+    scenario: () => RECIPES['delegation-limit']!.scenario(),
+    config: DELEGATION_LIMIT,
+  },
   'lead-tool-search': {
     file: 'lead-tool-search.json',
     description:

@@ -1,11 +1,17 @@
-import type { AdmissionDecision, AdmissionRequest } from '../contracts';
+import { decideAdmission, type AdmissionDecision, type AdmissionRequest, type AdmissionSnapshot } from '../contracts';
 import type { ActivityDeps } from './activity-deps';
-import { decideAdmission } from './admission';
 import { parseActivityInput } from './parse-activity-input';
 
-/** Admission of `requested` tasks with this worker's startup-frozen runtime settings and the queue's backlog now. */
+/** The subagent queue's backlog now, with this worker's startup-frozen admission settings. */
+export async function readAdmissionSnapshot(deps: ActivityDeps): Promise<AdmissionSnapshot> {
+  const { max_running, max_queued, admission_policy, queue_timeout_seconds } = deps.config.subagent_runtime;
+  return { queued: await deps.subagentBacklog(), settings: { max_running, max_queued, admission_policy, queue_timeout_seconds } };
+}
+
+/** Admission of `requested` tasks against {@link readAdmissionSnapshot}. */
 export async function admitTasks(deps: ActivityDeps, requested: number): Promise<AdmissionDecision> {
-  return decideAdmission(requested, await deps.subagentBacklog(), deps.config.subagent_runtime);
+  const { queued, settings } = await readAdmissionSnapshot(deps);
+  return decideAdmission(requested, queued, settings);
 }
 
 /** Builds the `admitSubagents` activity: {@link admitTasks} for one lead response's tasks. */

@@ -43,5 +43,4 @@ export function createBatchItemActivities(deps: ActivityDeps): BatchItemActiviti
 
 export type { ActivityDeps } from './activity-deps';
 export { HEARTBEAT_INTERVAL_MS } from './heartbeat';
-export { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from './admission';
 export type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActivities } from './activity-types';

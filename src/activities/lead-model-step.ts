@@ -1,12 +1,13 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { bindLeadTools } from '../mcp';
-import type { LeadModelStepInput, LeadModelTurn } from '../contracts';
+import { TASK_TOOL_NAME, type LeadModelStepInput, type LeadModelTurn } from '../contracts';
 import { askClarificationToolSpec, batchTaskToolSpec, formatPromptDate, taskToolSpec, type FunctionToolSpec } from '../prompts';
 import { leadTaskToolOptions, readManagedDefinitions, renderLeadSystemPrompt } from '../registry';
 import { messageKeys } from '../store';
 import { createAgentTools, ThreadWorkspace, toolSearchToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
+import { readAdmissionSnapshot } from './admit-subagents';
 import { withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -30,7 +31,7 @@ export function createLeadModelStep(deps: ActivityDeps) {
     // The per-response limit never exceeds what this worker was started with, whatever the run asked for.
     const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
     const existing = await deps.stores.messages.getMessage(input.threadId, key);
-    if (existing) return toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent);
+    if (existing) return withAdmission(deps, input, toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent));
     // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound
     // and, when the run defers MCP tools, those still behind `tool_search`.
     const ownTools = leadTools(deps, input);
@@ -86,8 +87,18 @@ export function createLeadModelStep(deps: ActivityDeps) {
     if (stored === undefined) throw new Error('Could not serialize the model response');
     const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
     const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
-    return toLeadTurn(key, kept, input.modelName, maxConcurrent, usage.total);
+    return withAdmission(deps, input, toLeadTurn(key, kept, input.modelName, maxConcurrent, usage.total));
   };
+}
+
+/**
+ * Adds the admission snapshot to a response with `task` calls when the run asked for it: read
+ * here, at the end of the step, it spares the run an `admitSubagents` activity before it
+ * schedules them.
+ */
+async function withAdmission(deps: ActivityDeps, input: LeadModelStepInput, turn: LeadModelTurn): Promise<LeadModelTurn> {
+  if (!input.admissionSnapshot || !turn.toolCalls.some((call) => call.name === TASK_TOOL_NAME)) return turn;
+  return { ...turn, admission: await readAdmissionSnapshot(deps) };
 }
 
 /**

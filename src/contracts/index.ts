@@ -297,3 +297,6 @@ export type {
 } from './batch-workflows';
 export { isValidThreadId, THREAD_ID_PATTERN, THREAD_OWNER_ID_MAX_CHARS, ThreadKind, ThreadKindSchema, ThreadClaimInputSchema, ThreadOwnerRecordSchema } from './thread-owners';
 export type { ThreadClaimInput, ThreadOwnerRecord } from './thread-owners';
+export { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from './admission';
+export { AdmissionSettingsSchema, AdmissionSnapshotSchema } from './admission-snapshot';
+export type { AdmissionSettings, AdmissionSnapshot } from './admission-snapshot';

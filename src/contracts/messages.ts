@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AdmissionSnapshotSchema } from './admission-snapshot';
 import { TokenUsageSchema } from './usage';
 
 /** A tool call as the workflow sees it: string args are bounded briefs, see `argsTruncated`. */
@@ -31,5 +32,12 @@ export const LeadModelTurnSchema = z.object({
    * §2.8 marker): the provider's reason and message. Absent in histories written before it existed.
    */
   errorFallback: z.object({ reason: z.string(), detail: z.string() }).nullable().optional(),
+  /**
+   * What admitting the response's tasks needs, read at the end of the step: set when the run asked
+   * for it (`admissionSnapshot`) and the response has `task` calls. A run that finds it here admits
+   * without an activity; a step of a worker from before it (or a run that did not ask) leaves it
+   * out, and the run admits in `admitSubagents` as before.
+   */
+  admission: AdmissionSnapshotSchema.optional(),
 });
 export type LeadModelTurn = z.infer<typeof LeadModelTurnSchema>;

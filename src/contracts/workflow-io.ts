@@ -296,6 +296,8 @@ export const LeadModelStepInputSchema = z.object({
   promotedTools: z.array(id).default([]),
   /** Guard warnings for this request only (never stored): loop and token-budget warnings. */
   warnings: z.array(z.object({ name: z.enum(['loop_warning', 'budget_warning']), text: z.string().min(1) })).default([]),
+  /** Whether the step returns the `admission` snapshot with a response that has `task` calls (runs recorded before it did not ask). */
+  admissionSnapshot: z.boolean().default(false),
 });
 export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
 

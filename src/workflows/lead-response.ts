@@ -1,5 +1,6 @@
 import { CancellationScope, executeChild, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { AdmissionDecision, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
+import type { AdmissionDecision, AdmissionSnapshot, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
+import { decideAdmission } from '../contracts/admission';
 import { boundText } from '../contracts/bounded-text';
 import { promoteTools } from '../contracts/deferred-tools';
 import { finishedTask } from '../contracts/finished-task';
@@ -26,7 +27,13 @@ import { changedSearchAttributes, taskSearchAttributes } from './task-search-att
  * outcome is written as soon as it is known; runs recorded before that return the outcomes for the
  * next model step to write.
  */
-export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolCall[], callIds: readonly string[], turn: number): Promise<ToolOutcome[]> {
+export async function runLeadResponse(
+  run: LeadRunContext,
+  calls: readonly ToolCall[],
+  callIds: readonly string[],
+  turn: number,
+  snapshot: AdmissionSnapshot | null,
+): Promise<ToolOutcome[]> {
   const { input, state } = run;
   // Runs recorded before batches existed answered `batch_task` as an unknown tool.
   const batches = calls.some((call) => call.name === BATCH_TASK_TOOL_NAME) && run.hasPatch(WORKFLOW_PATCHES.batchTask);
@@ -40,10 +47,7 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
   });
   if (run.ownCallIds) for (const planned of plan) run.open.set(planned.ref.callId, planned.ref);
   const taskCount = plan.filter((p) => p.kind === 'task').length;
-  // Runs recorded before admission existed scheduled every task directly; runs with the outcome
-  // writer admit in a local activity, in the same workflow task that schedules the tasks.
-  const admit = run.outcomes === null ? bookkeeping : localBookkeeping;
-  const admission: AdmissionDecision | null = taskCount > 0 && run.hasPatch(WORKFLOW_PATCHES.admission) ? await admit.admitSubagents({ requested: taskCount }) : null;
+  const admission = taskCount > 0 && run.hasPatch(WORKFLOW_PATCHES.admission) ? await admitTasks(run, taskCount, snapshot) : null;
   const ctx: TaskContext = { input, state, admission, deadlines: run.deadlines };
   let admitted = 0;
   const running = plan.map((planned, index): Promise<ToolOutcome | null> => {
@@ -58,6 +62,18 @@ export async function runLeadResponse(run: LeadRunContext, calls: readonly ToolC
   const outcomes = await Promise.all(running);
   await net;
   return run.ownCallIds ? [] : outcomes.filter((o): o is ToolOutcome => o !== null);
+}
+
+/**
+ * Admission of a response's tasks (SPEC C.1). With the model step's snapshot it is decided here,
+ * from history, with no command; a step that returned none (runs recorded before the snapshot, a
+ * step run by an older worker) leaves it to `admitSubagents`: a local activity in the workflow task
+ * that schedules the tasks, or an activity in runs recorded before the outcome writer.
+ */
+async function admitTasks(run: LeadRunContext, requested: number, snapshot: AdmissionSnapshot | null): Promise<AdmissionDecision> {
+  if (snapshot !== null) return decideAdmission(requested, snapshot.queued, snapshot.settings);
+  const admit = run.outcomes === null ? bookkeeping : localBookkeeping;
+  return admit.admitSubagents({ requested });
 }
 
 async function answerCall(run: LeadRunContext, planned: Exclude<PlannedCall, { kind: 'task' }>, turn: number, call: ToolCall | undefined): Promise<ToolOutcome | null> {

@@ -128,7 +128,11 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       clarification: run.clarifies,
       promotedTools: [...state.promotedTools],
       warnings: [...run.guards.pending],
+      // Runs that admit in a local activity take the snapshot from the step instead (no activity).
+      admissionSnapshot: run.outcomes !== null,
     });
+    // Kept apart: a rewritten turn (guards, delegation limit) comes back without it.
+    const admission = step.admission ?? null;
     run.unseenTurn = null;
     run.guards = { ...run.guards, pending: [] };
     state.leadUsage = addUsage(state.leadUsage, step.usage);
@@ -154,7 +158,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       }
       break;
     }
-    toolOutcomes = await runLeadResponse(run, step.toolCalls, ids, turn);
+    toolOutcomes = await runLeadResponse(run, step.toolCalls, ids, turn, admission);
     if (state.question !== null && !(await awaitAnswer(run))) return;
   }
   state.status = 'failed';

@@ -92,3 +92,36 @@ test('a new lead run records one patch marker for every lead patch, and one Temp
   const changeVersions = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.['TemporalChangeVersion'] !== undefined);
   expect(changeVersions).toHaveLength(1);
 });
+
+test('a new lead run admits its tasks from the model step: the step returns the backlog and settings, no admitSubagents runs', async () => {
+  const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
+  await harness?.close();
+  harness = await startHarness(
+    env,
+    { lead: [{ tool_calls: [task(1), task(2)] }, { content: 'done' }], subagents: [{ match: '*', turns: [{ content: 'ok' }] }] },
+    { subagent_runtime: { max_running: 2, max_queued: 7, queue_timeout_seconds: 120 } },
+  );
+
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-admission', runId: 'run-1' });
+  expect(state.tasks.map((t) => t.status)).toEqual(['completed', 'completed']);
+
+  const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
+  const decode = (data: Uint8Array | null | undefined): unknown => JSON.parse(Buffer.from(data ?? new Uint8Array()).toString('utf8'));
+  const localActivities = events
+    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
+    .map((e) => (decode(e.markerRecordedEventAttributes!.details!['data']!.payloads![0]!.data) as { activity_type: string }).activity_type);
+  expect(localActivities).not.toContain('admitSubagents');
+  expect(localActivities).toContain('recordToolOutcome');
+  const stepResults = events
+    .filter((e) => e.activityTaskCompletedEventAttributes)
+    .map((e) => decode(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!.data) as { toolCalls?: unknown[]; admission?: unknown })
+    .filter((r) => Array.isArray(r.toolCalls));
+  // The delegating step carries the snapshot the run admitted with; the final answer has none.
+  expect(stepResults.map((r) => r.admission ?? null)).toEqual([
+    { queued: 0, settings: { max_running: 2, max_queued: 7, admission_policy: 'queue', queue_timeout_seconds: 120 } },
+    null,
+  ]);
+  // Admitted with the snapshot's settings: each task may wait queue_timeout_seconds for a slot.
+  const runSubagent = events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent');
+  expect(runSubagent.map((e) => Number(e.activityTaskScheduledEventAttributes!.scheduleToStartTimeout!.seconds))).toEqual([120, 120]);
+});

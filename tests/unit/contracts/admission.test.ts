@@ -1,5 +1,5 @@
 import { SubagentRuntimeConfigSchema } from '../../../src/config';
-import { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from '../../../src/activities/admission';
+import { decideAdmission, REJECT_DISPATCH_GRACE_SECONDS } from '../../../src/contracts/admission';
 
 const runtime = (input: Record<string, unknown> = {}) => SubagentRuntimeConfigSchema.parse(input);
 

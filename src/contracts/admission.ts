@@ -1,5 +1,5 @@
-import type { AdmissionDecision } from '../contracts';
-import type { SubagentRuntimeConfig } from '../config';
+import type { AdmissionSettings } from './admission-snapshot';
+import type { AdmissionDecision } from './workflow-io';
 
 /** Under `reject` (or `max_queued: 0`), how long a task may take to reach a free slot before it is rejected. */
 export const REJECT_DISPATCH_GRACE_SECONDS = 5;
@@ -11,7 +11,7 @@ export const REJECT_DISPATCH_GRACE_SECONDS = 5;
  * are. When nothing waits, all are admitted: some start at once, the rest queue. Refused tasks
  * never reach a model.
  */
-export function decideAdmission(requested: number, queued: number, runtime: SubagentRuntimeConfig): AdmissionDecision {
+export function decideAdmission(requested: number, queued: number, runtime: AdmissionSettings): AdmissionDecision {
   const capacityMessage = `Subagent execution capacity is full (${runtime.max_running} running, ${queued} queued)`;
   const noWaiting = runtime.admission_policy === 'reject' || runtime.max_queued === 0;
   if (noWaiting) {
