@@ -445,6 +445,13 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => RECIPES['delegation-limit']!.scenario(),
     config: DELEGATION_LIMIT,
   },
+  'lead-local-model-steps': {
+    file: 'lead-local-model-steps.json',
+    description:
+      'Patch "lead-local-model-steps" (`lead_runs.model_steps: local`): the delegation-limit run again, each model step a local activity inside the workflow task (no leadModelStep activity, no workflow task of its own per turn).',
+    scenario: () => RECIPES['delegation-limit']!.scenario(),
+    config: { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } },
+  },
   'lead-tool-search': {
     file: 'lead-tool-search.json',
     description:

@@ -10,14 +10,15 @@ export const HEARTBEAT_INTERVAL_MS = 2_000;
  * dead worker's lease expires. `work` gets the activity's cancellation signal to pass to models
  * and tools; `details()` supplies the latest progress for each heartbeat. The first heartbeat
  * waits for the interval too: the SDK sends a first heartbeat to the server at once, and work that
- * ends sooner (a one-turn task on a fast model, a store read) needs none.
+ * ends sooner (a one-turn task on a fast model, a store read) needs none. A local activity does not
+ * heartbeat: its workflow task's timeout watches its worker.
  */
 export async function withHeartbeats<T>(
   work: (signal: AbortSignal) => Promise<T>,
   details: () => unknown = () => undefined,
 ): Promise<T> {
   const ctx = Context.current();
-  const timer = setInterval(() => ctx.heartbeat(details()), HEARTBEAT_INTERVAL_MS);
+  const timer = ctx.info.isLocal ? undefined : setInterval(() => ctx.heartbeat(details()), HEARTBEAT_INTERVAL_MS);
   try {
     return await work(ctx.cancellationSignal);
   } catch (err) {

@@ -81,6 +81,7 @@ export function buildLeadRunInput(
     availableSkills: agent?.skills ?? null,
     catalog: resolveCatalog(config, allowedSubagents, managed.subagents),
     leadTools: resolveLeadTools(config, agent?.tools ?? null),
+    modelSteps: config.lead_runs.model_steps,
   };
 }
 

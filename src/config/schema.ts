@@ -357,6 +357,13 @@ export type LeadToolsConfig = z.infer<typeof LeadToolsConfigSchema>;
 export const LeadRunsConfigSchema = z.strictObject({
   /** A lead run continues as new once its history reaches this many events (or Temporal suggests it). */
   history_event_limit: z.number().int().min(100).max(50_000).default(10_000),
+  /**
+   * How the lead's model steps run: `activity` (a regular activity: heartbeats, its own retries,
+   * listed as an activity in Temporal Web) or `local` (a local activity inside the workflow task:
+   * two server round trips fewer per lead turn, for fast models; no heartbeat, a lost worker is
+   * noticed by the workflow task timeout). Fixed for a run when it starts.
+   */
+  model_steps: z.enum(['activity', 'local']).default('activity'),
 });
 export type LeadRunsConfig = z.infer<typeof LeadRunsConfigSchema>;
 

@@ -90,6 +90,8 @@ export const LeadRunInputSchema = z.object({
   catalog: z.array(CatalogEntrySchema),
   /** The lead's own tools (workspace tools, `web_fetch`), resolved when the run started. */
   leadTools: z.array(id).default([]),
+  /** How the lead's model steps run (`lead_runs.model_steps`); runs started before it: `activity`. */
+  modelSteps: z.enum(['activity', 'local']).default('activity'),
   /** Set when the run continued as new: where it stands (absent on a run's first execution). */
   resume: z.lazy(() => LeadRunResumeSchema).optional(),
 });

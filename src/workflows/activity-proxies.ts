@@ -8,10 +8,24 @@ import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-qu
  * provider errors are handled inside the step, so what fails here is infrastructure (a store
  * restarting), which ten attempts over about two and a half minutes ride out.
  */
+const LEAD_RETRY = { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] };
+
 export const lead = proxyActivities<LeadActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
-  retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
+  retry: LEAD_RETRY,
+});
+
+/**
+ * `leadModelStep` as a local activity, for runs with `lead_runs.model_steps: local` (patch
+ * `lead-local-model-steps`): the step runs inside the workflow task on the lead worker, so a lead
+ * turn needs no workflow task and activity dispatch of its own. Same timeout and retries as
+ * {@link lead}; no heartbeat: a lost worker is noticed by the workflow task timeout, and the worker
+ * that takes the task over runs the step again (which returns the message a first try stored).
+ */
+export const localLead = proxyLocalActivities<Pick<LeadActivities, 'leadModelStep'>>({
+  startToCloseTimeout: '10 minutes',
+  retry: LEAD_RETRY,
 });
 
 /**

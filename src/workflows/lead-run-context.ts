@@ -57,4 +57,6 @@ export interface LeadRunContext {
   readonly clarifies: boolean;
   /** The answer to `state.question`, once update `answerClarification` delivered it. */
   answer: string | null;
+  /** Model steps as local activities (`modelSteps: local`, patch `lead-local-model-steps`). */
+  readonly localModelSteps: boolean;
 }

@@ -16,7 +16,7 @@ import { formatZodIssues } from '../contracts/format-zod-issues';
 import { leadRunSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
 import { SA_RUN_STATUS, SA_STOP_REASONS } from '../contracts/search-attributes';
 import { leadCallId, TASK_TOOL_NAME } from '../contracts/tool-names';
-import { bookkeeping, lead } from './activity-proxies';
+import { bookkeeping, lead, localLead } from './activity-proxies';
 import { failureMessage } from './classify-activity-failure';
 import { applyDelegationLimit, SUBAGENT_LIMIT_NOTE } from './delegation-limit';
 import { shouldContinueAsNew } from './batch-window';
@@ -68,6 +68,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId) : null,
     clarifies: hasPatch(WORKFLOW_PATCHES.leadClarification),
     answer: null,
+    localModelSteps: input.modelSteps === 'local' && patched(WORKFLOW_PATCHES.leadLocalModelSteps),
   };
   // Never settles: it waits for outcomes as long as the run lives.
   if (run.outcomes !== null) void run.outcomes.run(() => publishTaskProgress(run));
@@ -113,7 +114,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
     setCurrentDetails(progressDetails(state));
     // Until the step returns, its stored message (if any) is one the run has not seen.
     if (run.ownCallIds) run.unseenTurn = turn;
-    let step = await lead.leadModelStep({
+    let step = await (run.localModelSteps ? localLead : lead).leadModelStep({
       threadId: input.threadId,
       runId: input.runId,
       userId: input.userId,

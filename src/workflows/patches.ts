@@ -85,6 +85,12 @@ export const WORKFLOW_PATCHES = {
    * `patched()` itself: runs with this marker predate it.
    */
   leadPatchesInOne: 'lead-patches-in-one',
+  /**
+   * A run started with `modelSteps: local` runs its model steps as local activities. Asked only by
+   * such runs (one more marker for them alone); a run whose first workflow task a worker from before
+   * it ran took regular activities, and keeps them on replay.
+   */
+  leadLocalModelSteps: 'lead-local-model-steps',
 } as const;
 
 /** The lead patches {@link WORKFLOW_PATCHES.leadPatchesInOne} stands for. */

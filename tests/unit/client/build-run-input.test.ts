@@ -55,6 +55,7 @@ describe('buildLeadRunInput: snapshot', () => {
       catalog: [{ name: 'general-purpose', timeoutSeconds: 1800, maxTurns: 150 }],
       // Host bash is off here, so the lead's own tools leave it out.
       leadTools: ['ls', 'read_file', 'write_file', 'str_replace', 'web_fetch'],
+      modelSteps: 'activity',
     });
     expect(LeadRunInputSchema.safeParse(input).success).toBe(true);
   });
@@ -78,6 +79,10 @@ describe('buildLeadRunInput: snapshot', () => {
     );
     expect(input.limits.queueTimeoutSeconds).toBe(42);
     expect(input.limits.maxLeadTurns).toBe(7);
+  });
+
+  it('takes how the model steps run from lead_runs', () => {
+    expect(buildLeadRunInput(config({ lead_runs: { model_steps: 'local' } }), request()).modelSteps).toBe('local');
   });
 });
 
