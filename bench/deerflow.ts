@@ -27,7 +27,12 @@ export interface DeerflowBenchOptions {
   readonly maxTotalPerRun: number;
   /** More scripted models for other cases (the lead-tool runs), configured beside the task models. */
   readonly extraModels?: readonly ScriptedModel[];
+  /** `lead_runs.model_steps`: the lead's model steps as regular (default) or local activities. */
+  readonly modelSteps?: ModelSteps;
 }
+
+/** How the lead's model steps run (`lead_runs.model_steps`). */
+export type ModelSteps = LoadedConfig['config']['lead_runs']['model_steps'];
 
 /** A scripted model of the benchmark config: its name and its scenario (written to a YAML file). */
 export interface ScriptedModel {
@@ -136,6 +141,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
       // frequency guard's default hard limit (50), which would stop the run before it delegates.
       loop_detection: { tool_freq_overrides: { task: { warn: 1000, hard_limit: 1000 } } },
       subagent_runtime: { max_running: options.maxRunning },
+      lead_runs: { model_steps: options.modelSteps ?? 'activity' },
       store: { data_dir: dataDir },
     }),
   );

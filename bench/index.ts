@@ -16,11 +16,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { startDevServer } from '../src/devserver';
 import { createBaselineWorkers, runBaseline } from './baseline';
 import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
-import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type RunPlan } from './deerflow';
+import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type ModelSteps, type RunPlan } from './deerflow';
 import { profileText, profileWorkflows } from './history';
 import { runInProcessAgents } from './in-process-agent';
 import {
@@ -44,6 +44,8 @@ interface BenchOptions {
   readonly warmup: number;
   readonly maxRunning: number;
   readonly maxTotal: number;
+  /** `lead_runs.model_steps` of the deerflow workers. */
+  readonly modelSteps: ModelSteps;
   readonly history: boolean;
   /** The N whose deerflow variant gets a profiled repetition (CPU by phase), or null with `--no-profile`. */
   readonly profileTasks: number | null;
@@ -87,6 +89,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--warmup <n>', 'unmeasured repetitions per N and variant first', positiveInt('--warmup', 0, 100), 2)
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
+    .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(['activity', 'local']).default('activity'))
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
     .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', positiveInt('--profile-reps', 1, 1000), 1)
@@ -103,6 +106,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     warmup: number;
     maxRunning: number;
     maxTotal: number;
+    modelSteps: ModelSteps;
     history: boolean;
     profile?: number | false;
     profileReps: number;
@@ -118,6 +122,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     warmup: o.warmup,
     maxRunning: o.maxRunning,
     maxTotal: o.maxTotal,
+    modelSteps: o.modelSteps,
     history: o.history,
     profileTasks: o.profile === false ? null : (o.profile ?? o.tasks.at(-1) ?? null),
     profileReps: o.profileReps,
@@ -305,6 +310,7 @@ async function main(): Promise<void> {
       taskCounts: options.tasks,
       maxRunning: options.maxRunning,
       maxTotalPerRun: options.maxTotal,
+      modelSteps: options.modelSteps,
       extraModels: options.leadTools ? leadToolModels(options.leadTools.calls) : [],
     });
     cleanup.push('deerflow workers', () => deerflow.close());
@@ -313,7 +319,7 @@ async function main(): Promise<void> {
     console.log(`deerflow orchestration overhead benchmark: ${machine}`);
     console.log(
       `dev server ${server.address}; subagent_runtime.max_running=${options.maxRunning}, ` +
-        `subagents.max_total_per_run=${options.maxTotal}; ${options.warmup} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
+        `subagents.max_total_per_run=${options.maxTotal}, lead_runs.model_steps=${options.modelSteps}; ${options.warmup} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
     );
     console.log('');
 
