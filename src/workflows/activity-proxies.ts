@@ -3,13 +3,14 @@ import type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActi
 import { CONFIGURATION_ERROR_TYPE } from '../contracts/failure-types';
 import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
 
+/** Retries of the lead's model steps and tools, as activities or local activities. */
+const LEAD_RETRY = { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] };
+
 /**
  * Lead-queue activities (model steps, lead tools), retried with capped backoff unless misconfigured:
  * provider errors are handled inside the step, so what fails here is infrastructure (a store
  * restarting), which ten attempts over about two and a half minutes ride out.
  */
-const LEAD_RETRY = { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] };
-
 export const lead = proxyActivities<LeadActivities>({
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
