@@ -76,6 +76,8 @@ export const BatchCursorSchema = z.object({
   afterKey: z.string().nullable(),
   /** Runs of this batch workflow before the current one (continue-as-new). */
   continuedRuns: z.number().int().nonnegative(),
+  /** The item counts the previous run last knew: query `state` answers with them until this run has read the store (absent in older runs). */
+  counts: BatchItemCountsSchema.optional(),
 });
 export type BatchCursor = z.infer<typeof BatchCursorSchema>;
 

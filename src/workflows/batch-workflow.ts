@@ -61,12 +61,13 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   const slotsWithStart = !leases && patched(WORKFLOW_PATCHES.batchSlotsWithStart);
   // Decided once, at start: older batches waited for their live items before continuing as new.
   const outlive = leases && patched(WORKFLOW_PATCHES.batchItemsOutliveRuns);
-  const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
+  // Query `state` is answered from the first activation on, before the store is read: with the
+  // counts the previous run handed over (a new batch: every item pending), never "no handler".
   const state: BatchState = {
     batchId: runtime.batchId,
-    status: stored.status,
+    status: 'running',
     itemCount: input.itemCount,
-    counts: { ...stored.counts },
+    counts: { ...(input.cursor.counts ?? { pending: input.itemCount, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 }) },
     liveItems: 0,
     runningItems: 0,
     continuedRuns: input.cursor.continuedRuns,
@@ -75,6 +76,9 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
   // hold a lease), derived when read, so they are current also while the loop awaits a store read.
   const running = () => (leases && state.status === 'running' ? Math.min(state.liveItems, input.maxRunningItems) : state.runningItems);
   setHandler(batchStateQuery, () => ({ ...state, runningItems: running() }));
+  const stored = await batchStore.loadBatchProgress({ batchId: runtime.batchId, ownerId: runtime.ownerId });
+  state.status = stored.status;
+  state.counts = { ...stored.counts };
   if (state.status !== 'running') return state;
 
   const items = new CancellationScope();
@@ -221,7 +225,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
 
   if (cancelled === null && !keys.exhausted) {
     await condition(allHandlersFinished);
-    return continueAsNew<typeof batchWorkflow>({ ...input, cursor: { afterKey: keys.afterKey, continuedRuns: input.cursor.continuedRuns + 1 } });
+    return continueAsNew<typeof batchWorkflow>({ ...input, cursor: { afterKey: keys.afterKey, continuedRuns: input.cursor.continuedRuns + 1, counts: { ...state.counts } } });
   }
   const final = await finishInStore(runtime.batchId, cancelled !== null);
   state.status = final.status;
