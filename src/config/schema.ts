@@ -361,7 +361,8 @@ export const LeadRunsConfigSchema = z.strictObject({
    * How the lead's model steps run: `activity` (a regular activity: heartbeats, its own retries,
    * listed as an activity in Temporal Web) or `local` (a local activity inside the workflow task:
    * two server round trips fewer per lead turn, for fast models; no heartbeat, a lost worker is
-   * noticed by the workflow task timeout). Fixed for a run when it starts.
+   * noticed by the workflow task timeout, and a cancel or update sent during a step is seen at the
+   * workflow task's heartbeat, within ~8 s). Fixed for a run when it starts.
    */
   model_steps: z.enum(['activity', 'local']).default('activity'),
 });

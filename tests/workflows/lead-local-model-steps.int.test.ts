@@ -62,14 +62,16 @@ test('model_steps: local runs each lead model step as a local activity: same run
   expect(localThread.map(([type]) => type)).toEqual(['human', 'ai', 'tool', 'ai']);
 });
 
-test('cancelling a run during a local model step stops the model call at once and ends the run cancelled', async () => {
+test('cancelling a run during a local model step reaches it at the workflow task heartbeat: the model call stops, the run ends cancelled', async () => {
   const harness = await temporal.start({ lead: [{ content: 'too late', delay_ms: 60_000 }] }, { lead_runs: { model_steps: 'local' } });
   const started = await harness.client.startRun({ message: 'go', threadId: 'thread-local-cancel', runId: 'run-1' });
   await waitFor(async () => harness.recorder.requests.some((r) => r.tags.includes('lead')));
   const cancelledAt = Date.now();
   await started.handle.cancel();
   await expect(started.handle.result()).rejects.toBeInstanceOf(WorkflowFailedError);
-  expect(Date.now() - cancelledAt).toBeLessThan(8_000);
+  // A workflow task is held while its local activity runs: the SDK completes it (a heartbeat) at 80%
+  // of the 10 s workflow task timeout, and the cancel is seen in the next one. Far short of the 60 s step.
+  expect(Date.now() - cancelledAt).toBeLessThan(15_000);
   expect((await harness.client.getState(started.workflowId)).status).toBe('cancelled');
   // The step never stored an answer: the thread holds the user's message only.
   const thread = await harness.stores.messages.listMessages('thread-local-cancel');
