@@ -1,4 +1,6 @@
-import type { BatchState } from '../../src/contracts';
+import { Worker } from '@temporalio/worker';
+import { WORKFLOW_TASK_QUEUE, type BatchState } from '../../src/contracts';
+import { workflowBundle } from '../../src/worker';
 import { batchItemWorkflowId } from '../../src/workflows/batch-messages';
 import { useTemporal, waitFor } from '../support/use-temporal';
 import type { Harness } from '../support/harness';
@@ -64,3 +66,25 @@ test('cancelBatch stops an item an earlier run of the batch started', async () =
   const aEnds = await h.stores.events.listEvents({ runId: started.batchId, eventTypes: ['subagent.end'], taskId: 'a' });
   expect(aEnds.map((e) => (e.payload as { status: string }).status)).toEqual(['cancelled']);
 }, 90_000);
+
+test('a batch answers query state before its first store read: the counts it starts from', async () => {
+  // Only the subagent queues here, and a workflow worker without activities on `deerflow`: the
+  // batch's first step, its store read, is scheduled and never runs.
+  const h = await temporal.start(SCENARIO, CONFIG, { queues: 'subagents' });
+  const env = temporal.env();
+  const workflowsOnly = await Worker.create({ connection: env.nativeConnection, namespace: env.namespace ?? 'default', taskQueue: WORKFLOW_TASK_QUEUE, workflowBundle: await workflowBundle() });
+  await workflowsOnly.runUntil(async () => {
+    const items = [{ key: 'a', prompt: 'fast item a' }, { key: 'b', prompt: 'fast item b' }];
+    const started = await h.client.startBatch({ title: 'unread', subagentType: 'general-purpose', ownerId: 'owner-unread', items, maxLiveItems: 2, maxRunningItems: 1 });
+    const events = async () => (await started.handle.fetchHistory()).events ?? [];
+    await waitFor(async () => (await events()).some((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'loadBatchProgress'));
+    expect(await started.handle.query<BatchState>('state')).toMatchObject({
+      status: 'running',
+      itemCount: 2,
+      counts: { pending: 2, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 },
+      liveItems: 0,
+      continuedRuns: 0,
+    });
+    await started.handle.terminate('test over');
+  });
+});
