@@ -14,6 +14,7 @@ const folder = (name) => [`**/${name}`, `**/${name}/**`];
 const zodFreeContracts = [
   'add-usage',
   'admission',
+  'batch-counts',
   'bounded-text',
   'deferred-tools',
   'failure-types',

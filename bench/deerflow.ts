@@ -5,7 +5,7 @@ import type { NativeConnection } from '@temporalio/worker';
 import { stringify } from 'yaml';
 import { DeerFlowClient, MAX_CONCURRENT_CEILING } from '../src/client';
 import { loadConfig, type LoadedConfig } from '../src/config';
-import type { LeadRunState } from '../src/contracts';
+import type { LeadRunState, ModelSteps } from '../src/contracts';
 import { openStores, type Stores } from '../src/store';
 import { createWorkers, type DeerflowWorkers } from '../src/worker/create-workers';
 
@@ -30,9 +30,6 @@ export interface DeerflowBenchOptions {
   /** `lead_runs.model_steps`: the lead's model steps as regular (default) or local activities. */
   readonly modelSteps?: ModelSteps;
 }
-
-/** How the lead's model steps run (`lead_runs.model_steps`). */
-export type ModelSteps = LoadedConfig['config']['lead_runs']['model_steps'];
 
 /** A scripted model of the benchmark config: its name and its scenario (written to a YAML file). */
 export interface ScriptedModel {

@@ -20,7 +20,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { startDevServer } from '../src/devserver';
 import { createBaselineWorkers, runBaseline } from './baseline';
 import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
-import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type ModelSteps, type RunPlan } from './deerflow';
+import { ModelStepsSchema, type ModelSteps } from '../src/contracts';
+import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type RunPlan } from './deerflow';
 import { profileText, profileWorkflows } from './history';
 import { runInProcessAgents } from './in-process-agent';
 import {
@@ -89,7 +90,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--warmup <n>', 'unmeasured repetitions per N and variant first', positiveInt('--warmup', 0, 100), 2)
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
-    .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(['activity', 'local']).default('activity'))
+    .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(ModelStepsSchema.options).default('activity'))
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
     .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', positiveInt('--profile-reps', 1, 1000), 1)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mcpServerOf } from '../contracts/mcp-tool-names';
+import { ModelStepsSchema } from '../contracts/workflow-io';
 import { LeadToolEntrySchema, McpServersSchema } from './mcp-servers-schema';
 import { ToolSearchConfigSchema } from './tool-search-schema';
 
@@ -364,7 +365,7 @@ export const LeadRunsConfigSchema = z.strictObject({
    * noticed by the workflow task timeout, and a cancel or update sent during a step is seen at the
    * workflow task's heartbeat, within ~8 s). Fixed for a run when it starts.
    */
-  model_steps: z.enum(['activity', 'local']).default('activity'),
+  model_steps: ModelStepsSchema.default('activity'),
 });
 export type LeadRunsConfig = z.infer<typeof LeadRunsConfigSchema>;
 

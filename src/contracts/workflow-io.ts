@@ -70,6 +70,10 @@ export const RunLimitsSchema = z.object({
 });
 export type RunLimits = z.infer<typeof RunLimitsSchema>;
 
+/** How a lead run's model steps run: regular activities, or local activities inside the workflow task. */
+export const ModelStepsSchema = z.enum(['activity', 'local']);
+export type ModelSteps = z.infer<typeof ModelStepsSchema>;
+
 /** Input of `leadRunWorkflow`: a snapshot taken when the run starts. */
 export const LeadRunInputSchema = z.object({
   threadId: id,
@@ -91,7 +95,7 @@ export const LeadRunInputSchema = z.object({
   /** The lead's own tools (workspace tools, `web_fetch`), resolved when the run started. */
   leadTools: z.array(id).default([]),
   /** How the lead's model steps run (`lead_runs.model_steps`); runs started before it: `activity`. */
-  modelSteps: z.enum(['activity', 'local']).default('activity'),
+  modelSteps: ModelStepsSchema.default('activity'),
   /** Set when the run continued as new: where it stands (absent on a run's first execution). */
   resume: z.lazy(() => LeadRunResumeSchema).optional(),
 });

@@ -13,6 +13,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { BatchItemCounts, BatchItemStatus, BatchState, BatchWorkflowInput, CancelBatchResult } from '../contracts';
+import { pendingBatchCounts } from '../contracts/batch-counts';
 import { BATCH_STORE_INVALID_TYPE, INVALID_INPUT_TYPE, isApplicationFailureOf } from '../contracts/failure-types';
 import { formatZodIssues } from '../contracts/format-zod-issues';
 import { batchSearchAttributes, missingSearchAttributes } from '../contracts/identity-search-attributes';
@@ -67,7 +68,7 @@ export async function batchWorkflow(rawInput: BatchWorkflowInput): Promise<Batch
     batchId: runtime.batchId,
     status: 'running',
     itemCount: input.itemCount,
-    counts: { ...(input.cursor.counts ?? { pending: input.itemCount, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 }) },
+    counts: { ...(input.cursor.counts ?? pendingBatchCounts(input.itemCount)) },
     liveItems: 0,
     runningItems: 0,
     continuedRuns: input.cursor.continuedRuns,

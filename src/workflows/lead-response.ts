@@ -1,6 +1,7 @@
 import { CancellationScope, executeChild, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { AdmissionDecision, AdmissionSnapshot, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
 import { decideAdmission } from '../contracts/admission';
+import { pendingBatchCounts } from '../contracts/batch-counts';
 import { boundText } from '../contracts/bounded-text';
 import { promoteTools } from '../contracts/deferred-tools';
 import { finishedTask } from '../contracts/finished-task';
@@ -214,7 +215,7 @@ async function runLeadBatch(run: LeadRunContext, ref: LeadCallRef, turn: number)
     batchId: runtime.batchId,
     ownerId: runtime.ownerId,
     status: 'running',
-    counts: { pending: prepared.batch.itemCount, running: 0, completed: 0, failed: 0, cancelled: 0, timed_out: 0 },
+    counts: pendingBatchCounts(prepared.batch.itemCount),
   };
   state.batches.push(batch);
   setCurrentDetails(progressDetails(state));
