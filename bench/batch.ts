@@ -4,7 +4,7 @@
  * same children whose activity runs the subagent task with an in-process agent, measured in the
  * same run on the same embedded dev server. See bench/README.md.
  *
- *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--no-history]
+ *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--no-history] [--profile <items>]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -24,6 +24,7 @@ import { BASELINE_WORKFLOW_TASK_QUEUE, baselineActivityTaskQueue, createBaseline
 import type { BaselineActivityName } from './baseline-activities';
 import type { BaselineBatchInput } from './baseline-workflows';
 import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
+import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { cpuSpan, processCpuReader } from './process-cpu';
@@ -37,6 +38,8 @@ interface Options {
   readonly live: number;
   readonly running: number;
   readonly history: boolean;
+  /** Items of one more raw and one more deerflow batch, each run under the CPU profiler (CPU per item by phase), if any. */
+  readonly profile?: number;
 }
 
 function positiveInt(label: string, hi: number) {
@@ -55,6 +58,7 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
     .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
+    .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', positiveInt('--profile', 100_000))
     .showHelpAfterError();
   program.parse([...argv]);
   return program.opts<Options>();
@@ -111,32 +115,31 @@ async function main(): Promise<void> {
     console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
     console.log(`${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once`);
     const samples: Sample[] = [];
-    const rawBatch = (activity: BaselineActivityName, idPrefix: string) => async () => {
-      const input: BaselineBatchInput = { count: options.items, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
+    const rawBatch = (activity: BaselineActivityName, idPrefix: string, count = options.items) => async () => {
+      const input: BaselineBatchInput = { count, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
       const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
         taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
         workflowId: `${idPrefix}${randomUUID()}`,
         args: [input],
       });
-      if (done !== options.items) throw new Error(`baseline completed ${String(done)} of ${options.items}`);
-      return `${options.items} children`;
+      if (done !== count) throw new Error(`baseline completed ${String(done)} of ${count}`);
+      return `${count} children`;
     };
     samples.push(await timed('raw child workflow + activity', serverCpu, rawBatch('noop', RAW_ID_PREFIX)));
     samples.push(await timed('raw + in-process agent', serverCpu, rawBatch('agentTask', 'bench-baseline-agent-batch-')));
-    samples.push(
-      await timed('deerflow batch', serverCpu, async () => {
-        const started = await client.startBatch({
-          title: 'bench',
-          subagentType: 'general-purpose',
-          items: Array.from({ length: options.items }, (_, i) => ({ prompt: `Item ${i}` })),
-          maxLiveItems: options.live,
-          maxRunningItems: options.running,
-        });
-        const final = await started.handle.result();
-        if (final.counts.completed !== options.items) throw new Error(`batch completed ${final.counts.completed} of ${options.items}: ${JSON.stringify(final.counts)}`);
-        return `${final.continuedRuns} continue-as-new`;
-      }),
-    );
+    const deerflowBatch = async (items: number) => {
+      const started = await client.startBatch({
+        title: 'bench',
+        subagentType: 'general-purpose',
+        items: Array.from({ length: items }, (_, i) => ({ prompt: `Item ${i}` })),
+        maxLiveItems: options.live,
+        maxRunningItems: options.running,
+      });
+      const final = await started.handle.result();
+      if (final.counts.completed !== items) throw new Error(`batch completed ${final.counts.completed} of ${items}: ${JSON.stringify(final.counts)}`);
+      return `${final.continuedRuns} continue-as-new`;
+    };
+    samples.push(await timed('deerflow batch', serverCpu, () => deerflowBatch(options.items)));
     const [raw, rawAgent, deerflow] = samples as [Sample, Sample, Sample];
     console.log(
       table(
@@ -167,6 +170,14 @@ async function main(): Promise<void> {
       console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
       console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', idPrefix: RAW_ID_PREFIX }));
       console.log(await batchHistoryReport(temporal, { label: 'deerflow', itemType: 'batchItemWorkflow', parentType: 'batchWorkflow' }));
+    }
+    // After the history report, which reads the measured batches' histories.
+    if (options.profile !== undefined) {
+      const items = options.profile;
+      const rawBreakdown = await profileRepetition(rawBatch('noop', 'bench-profiled-raw-batch-', items));
+      console.log(`\n${breakdownText(`raw batch of ${items} items`, rawBreakdown, items, raw.cpuMs / options.items, { unit: 'item' })}`);
+      const breakdown = await profileRepetition(() => deerflowBatch(items));
+      console.log(`\n${breakdownText(`deerflow batch of ${items} items`, breakdown, items, deerflow.cpuMs / options.items, { unit: 'item' })}`);
     }
     workers.shutdown();
     baseline.shutdown();

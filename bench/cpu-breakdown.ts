@@ -114,10 +114,16 @@ function pct(part: number, whole: number): string {
 }
 
 /**
- * The breakdown as text, in CPU ms per unit (`units` tasks over all `reps` profiled repetitions) and
- * share of all threads' CPU.
+ * The breakdown as text, in CPU ms per unit (`units` tasks, or batch items with `unit: 'item'`, over
+ * all `reps` profiled repetitions) and share of all threads' CPU.
  */
-export function breakdownText(label: string, breakdown: CpuBreakdown, units: number, medianCpuMsPerUnit: number, reps = 1): string {
+export function breakdownText(
+  label: string,
+  breakdown: CpuBreakdown,
+  units: number,
+  medianCpuMsPerUnit: number,
+  { reps = 1, unit = 'task' }: { readonly reps?: number; readonly unit?: 'task' | 'item' } = {},
+): string {
   const { main, workflow, unprofiled } = breakdown;
   const threadsTotal = main.cpuMs + workflow.cpuMs + (unprofiled ? unprofiled.rust + unprofiled.otherNode + unprofiled.profiler : 0);
   const total = unprofiled ? threadsTotal : breakdown.processCpuMs;
@@ -158,9 +164,9 @@ export function breakdownText(label: string, breakdown: CpuBreakdown, units: num
     : ['no per-thread CPU counters here (Linux /proc only): the profiled threads are their busy time by the profiles\' clock, the rest of the process CPU is "other threads".'];
   const topUnmatched = [...main.unmatched.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5);
   return [
-    `${label}: CPU per task by phase (${reps === 1 ? 'one extra repetition' : `${reps} extra repetitions`} under the V8 sampling profiler at ${PROFILE_INTERVAL_US} µs; ` +
-      `${fixed(breakdown.wallMs, 0)} ms wall, ${fixed(breakdown.processCpuMs / units, 2)} CPU ms/task against ${fixed(medianCpuMsPerUnit, 2)} in the measured reps):`,
-    table(['phase', 'CPU ms/task', 'share'], rows),
+    `${label}: CPU per ${unit} by phase (${reps === 1 ? 'one extra repetition' : `${reps} extra repetitions`} under the V8 sampling profiler at ${PROFILE_INTERVAL_US} µs; ` +
+      `${fixed(breakdown.wallMs, 0)} ms wall, ${fixed(breakdown.processCpuMs / units, 2)} CPU ms/${unit} against ${fixed(medianCpuMsPerUnit, 2)} in the measured reps):`,
+    table(['phase', `CPU ms/${unit}`, 'share'], rows),
     ...checks,
     `main thread "other", top frames: ${topUnmatched.map(([frame, count]) => `${frame} (${count})`).join(', ') || 'none'}`,
   ].join('\n');

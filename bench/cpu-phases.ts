@@ -64,7 +64,8 @@ export const MAIN_THREAD_RULES: PhaseRules = {
     { key: 'progress', label: 'progress (heartbeats, taskProgress signals, usage callback)' },
     { key: 'result', label: 'result store (putResult)' },
     { key: 'subagent.other', label: 'runSubagent, other' },
-    { key: 'lead', label: 'lead-side activities (leadModelStep, recordToolOutcome / recordTaskEnd, ...)' },
+    { key: 'batch', label: 'batch item try: its lease (take, renew, give back) and its end (runBatchItem)' },
+    { key: 'lead', label: 'lead-side and batch bookkeeping activities (leadModelStep, recordToolOutcome, batch store reads and writes, ...)' },
     { key: 'temporal', label: 'Temporal SDK, JavaScript side (worker, activity plumbing, payloads, core bridge)' },
     { key: 'client', label: 'client (start runs, await results)' },
     { key: 'store.other', label: 'store, other' },
@@ -88,6 +89,7 @@ export const MAIN_THREAD_RULES: PhaseRules = {
     { phase: 'progress', url: src(`${ACTIVITIES}(task-progress-reporter|usage-collector)`) },
     { phase: 'progress', names: ['heartbeat'], url: /@temporalio\/activity\// },
     { phase: 'result', names: ['finish'], url: src(`${ACTIVITIES}run-subagent`) },
+    { phase: 'batch', names: ['waitForLease', 'renew', 'writeCompleted'], url: src(`${ACTIVITIES}run-batch-item`) },
     {
       phase: 'lead',
       url: src(
@@ -101,6 +103,7 @@ export const MAIN_THREAD_RULES: PhaseRules = {
     { phase: 'build.skills', url: src('skills/') },
     { phase: 'checkpoints', url: /@langchain\/langgraph-checkpoint(-sqlite)?\/dist\/(index|serde)/ },
     { phase: 'result', url: src('store/.*task-result-store') },
+    { phase: 'batch', url: src(`${ACTIVITIES}(run-batch-item|batch-item-end|batch-lease-waiters)`) },
   ],
   packages: [
     { phase: 'run.graph', url: /\/node_modules\/(@langchain\/|langchain\/|langsmith\/|zod\/|uuid\/)/ },

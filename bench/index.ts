@@ -366,7 +366,7 @@ async function main(): Promise<void> {
     console.log(report(options, results));
     if (profiled) {
       console.log('');
-      console.log(breakdownText(`deerflow N=${profiled.tasks}`, profiled.breakdown, profiled.tasks * profiled.reps, profiled.medianCpuMs, profiled.reps));
+      console.log(breakdownText(`deerflow N=${profiled.tasks}`, profiled.breakdown, profiled.tasks * profiled.reps, profiled.medianCpuMs, { reps: profiled.reps }));
     }
     if (options.leadTools) {
       console.log('');
