@@ -8,6 +8,7 @@ export { DEFAULT_LIST_EVENTS_LIMIT } from './run-event-store';
 export type { NewRunEvent, ListEventsQuery, RunEventStore } from './run-event-store';
 export { taskResultRef } from './task-result-store';
 export type { TaskResultStore } from './task-result-store';
+export type { StoredTaskProgress, TaskProgressKey, TaskProgressStore } from './task-progress-store';
 export type { AgentDefinitionStore } from './agent-definition-store';
 export { AgentDefinitionError, AgentDefinitionErrorCode, isAgentDefinitionError } from './errors';
 export type { AgentDefinitionKind } from './errors';

@@ -6,6 +6,7 @@ import { openPostgresStores } from './postgres/open-postgres-stores';
 import type { RunEventStore } from './run-event-store';
 import type { SqliteSynchronous } from './sqlite/open-sqlite-database';
 import { openSqliteStores } from './sqlite/open-sqlite-stores';
+import type { TaskProgressStore } from './task-progress-store';
 import type { TaskResultStore } from './task-result-store';
 import type { ThreadOwnerStore } from './thread-owner-store';
 import type { ThreadMessageStore } from './thread-message-store';
@@ -18,6 +19,8 @@ export interface Stores {
   readonly summaries: ThreadSummaryStore;
   readonly events: RunEventStore;
   readonly results: TaskResultStore;
+  /** What each running lead task has spent so far (the spend a cancelled task keeps). */
+  readonly progress: TaskProgressStore;
   readonly agents: AgentDefinitionStore;
   readonly batches: BatchStore;
   /** Who owns each thread (and batch id): claimed by the first run or batch. */

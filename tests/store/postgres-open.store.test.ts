@@ -18,7 +18,7 @@ describePostgres('PostgreSQL migrations', (db) => {
     const pool = new Pool({ connectionString: postgresUrl, max: 1 });
     try {
       const { rows } = await pool.query<{ version: number }>('SELECT version FROM deerflow_schema_migrations ORDER BY version');
-      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+      expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
       const checkpointMigrations = await pool.query<{ v: number }>('SELECT v FROM checkpoint_migrations ORDER BY v');
       const applied = checkpointMigrations.rows.map((r) => r.v);
       expect(applied.length).toBeGreaterThan(0);
@@ -38,6 +38,7 @@ describePostgres('PostgreSQL migrations', (db) => {
         'managed_lead_agents',
         'managed_subagents',
         'run_events',
+        'task_progress',
         'task_results',
         'thread_messages',
         'thread_summaries',

@@ -127,14 +127,14 @@ describe('SQLite file', () => {
     for (let i = 0; i < 2; i += 1) await (await openStores({ dataDir, postgresUrl: null })).close();
     const raw = new Database(join(dataDir, 'deerflow.db'), { readonly: true });
     try {
-      expect(raw.pragma('user_version', { simple: true })).toBe(7);
+      expect(raw.pragma('user_version', { simple: true })).toBe(8);
       const tables = raw
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         .all()
         .map((r) => (r as { name: string }).name);
       // `checkpoints` and `writes` are LangGraph's checkpointer's, created when the stores open.
       expect(tables).toEqual([
-        'batch_items', 'batches', 'checkpoints', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_results', 'thread_messages', 'thread_summaries', 'threads', 'writes',
+        'batch_items', 'batches', 'checkpoints', 'managed_lead_agents', 'managed_subagents', 'run_events', 'task_progress', 'task_results', 'thread_messages', 'thread_summaries', 'threads', 'writes',
       ]);
     } finally {
       raw.close();

@@ -5,6 +5,7 @@ import { migratePostgres } from './postgres-database';
 import { PostgresAgentDefinitionStore } from './postgres-agent-definition-store';
 import { PostgresBatchStore } from './postgres-batch-store';
 import { PostgresRunEventStore } from './postgres-run-event-store';
+import { PostgresTaskProgressStore } from './postgres-task-progress-store';
 import { PostgresTaskResultStore } from './postgres-task-result-store';
 import { PostgresThreadMessageStore } from './postgres-thread-message-store';
 import { PostgresThreadOwnerStore } from './postgres-thread-owner-store';
@@ -49,6 +50,7 @@ export async function openPostgresStores(url: string): Promise<Stores> {
     summaries: new PostgresThreadSummaryStore(pool),
     events: new PostgresRunEventStore(pool),
     results: new PostgresTaskResultStore(pool),
+    progress: new PostgresTaskProgressStore(pool),
     agents: new PostgresAgentDefinitionStore(pool),
     batches: new PostgresBatchStore(pool),
     threads: new PostgresThreadOwnerStore(pool),

@@ -142,6 +142,15 @@ const MIGRATIONS: readonly string[] = [
   // few items executing hold one, so their count per batch reads a small partial index.
   `ALTER TABLE batch_items ADD COLUMN lease_expires_ms bigint;
    CREATE INDEX batch_items_leased ON batch_items (batch_id, lease_expires_ms) WHERE lease_expires_ms IS NOT NULL;`,
+  // What each running lead task has spent so far: one row per task, its latest attempt's.
+  `CREATE TABLE task_progress (
+     thread_id text NOT NULL,
+     run_id text NOT NULL,
+     task_id text NOT NULL,
+     attempt integer NOT NULL,
+     progress jsonb NOT NULL,
+     PRIMARY KEY (thread_id, run_id, task_id)
+   );`,
 ];
 
 /** Number of schema versions this code knows. @internal */

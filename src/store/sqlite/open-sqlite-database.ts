@@ -128,6 +128,15 @@ const MIGRATIONS: readonly string[] = [
   // few items executing hold one, so their count per batch reads a small partial index.
   `ALTER TABLE batch_items ADD COLUMN lease_expires_ms INTEGER;
    CREATE INDEX batch_items_leased ON batch_items (batch_id, lease_expires_ms) WHERE lease_expires_ms IS NOT NULL;`,
+  // What each running lead task has spent so far: one row per task, its latest attempt's.
+  `CREATE TABLE task_progress (
+     thread_id TEXT NOT NULL,
+     run_id TEXT NOT NULL,
+     task_id TEXT NOT NULL,
+     attempt INTEGER NOT NULL,
+     progress TEXT NOT NULL,
+     PRIMARY KEY (thread_id, run_id, task_id)
+   );`,
 ];
 
 /**

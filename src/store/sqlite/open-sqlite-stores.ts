@@ -5,6 +5,7 @@ import { SqliteBatchStore } from './sqlite-batch-store';
 import { SqliteCheckpointSaver } from './sqlite-checkpoint-saver';
 import { SqliteGroupCommit } from './sqlite-group-commit';
 import { SqliteRunEventStore } from './sqlite-run-event-store';
+import { SqliteTaskProgressStore } from './sqlite-task-progress-store';
 import { SqliteTaskResultStore } from './sqlite-task-result-store';
 import { SqliteThreadMessageStore } from './sqlite-thread-message-store';
 import { SqliteThreadOwnerStore } from './sqlite-thread-owner-store';
@@ -24,6 +25,7 @@ export function openSqliteStores(path: string, options: OpenSqliteDatabaseOption
     summaries: new SqliteThreadSummaryStore(db),
     events: new SqliteRunEventStore(db, group),
     results: new SqliteTaskResultStore(db, group),
+    progress: new SqliteTaskProgressStore(db, group),
     agents: new SqliteAgentDefinitionStore(db),
     batches: new SqliteBatchStore(db, group),
     threads: new SqliteThreadOwnerStore(db),

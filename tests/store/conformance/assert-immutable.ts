@@ -1,7 +1,7 @@
 import type { StoredMessage } from '@langchain/core/messages';
 import type { RunEvent } from '../../../src/contracts';
 import type { ThreadOwnerRecord } from '../../../src/contracts';
-import type { AgentDefinitionStore, RunEventStore, Stores, TaskResultStore, ThreadMessageStore, ThreadOwnerStore, ThreadSummaryRecord, ThreadSummaryStore } from '../../../src/store';
+import type { AgentDefinitionStore, RunEventStore, Stores, TaskProgressStore, TaskResultStore, ThreadMessageStore, ThreadOwnerStore, ThreadSummaryRecord, ThreadSummaryStore } from '../../../src/store';
 import { assertBatchesImmutable } from './assert-immutable-batches';
 import { Snapshots, clone, deepFreeze } from './snapshots';
 
@@ -11,6 +11,7 @@ import { Snapshots, clone, deepFreeze } from './snapshots';
  * (`replaceMessage`, a rewritten result, an agent definition's mutable fields; `created_at` never
  * changes while the agent exists; batch and item rows change only until they are terminal).
  * Summaries never change once written (one per thread and coverage point), nor do thread owners.
+ * A task's progress row is its latest by contract: only its inputs are frozen.
  * Inputs are deep-frozen, so a store that mutates them throws.
  */
 export function assertImmutable(stores: Stores): Stores {
@@ -71,6 +72,10 @@ export function assertImmutable(stores: Stores): Stores {
       return text === null ? null : results.check(ref, text);
     },
   };
+  const p: TaskProgressStore = {
+    putProgress: (key, stored) => stores.progress.putProgress(deepFreeze({ ...key }), deepFreeze(clone(stored))),
+    getProgress: (key) => stores.progress.getProgress(deepFreeze({ ...key })),
+  };
   const a = stores.agents;
   const sub = <T extends { name: string; created_at: string }>(x: T): T => created('subagent', x);
   const lead = <T extends { name: string; created_at: string }>(x: T): T => created('lead', x);
@@ -100,5 +105,5 @@ export function assertImmutable(stores: Stores): Stores {
       return removed;
     },
   };
-  return { messages: m, summaries: s, events: e, results: r, agents, batches: assertBatchesImmutable(stores.batches), threads: t, checkpoints: stores.checkpoints, close: () => stores.close() };
+  return { messages: m, summaries: s, events: e, results: r, progress: p, agents, batches: assertBatchesImmutable(stores.batches), threads: t, checkpoints: stores.checkpoints, close: () => stores.close() };
 }

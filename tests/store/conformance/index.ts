@@ -4,6 +4,7 @@ import { batchStoreSpec } from './batch-store.conformance';
 import { checkpointsSpec } from './checkpoints.conformance';
 import type { StoresInit } from './fixtures';
 import { runEventStoreSpec } from './run-event-store.conformance';
+import { taskProgressStoreSpec } from './task-progress-store.conformance';
 import { taskResultStoreSpec } from './task-result-store.conformance';
 import { threadMessageStoreSpec } from './thread-message-store.conformance';
 import { threadOwnerStoreSpec } from './thread-owner-store.conformance';
@@ -27,6 +28,7 @@ export function storeConformanceSpec(init: StoresInit): void {
   threadSummaryStoreSpec(immutable);
   runEventStoreSpec(immutable);
   taskResultStoreSpec(immutable);
+  taskProgressStoreSpec(immutable);
   agentDefinitionStoreSpec(immutable);
   batchStoreSpec(immutable);
   threadOwnerStoreSpec(immutable);
