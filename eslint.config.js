@@ -27,6 +27,7 @@ const zodFreeContracts = [
   'search-attributes',
   'subagent-task-wire',
   'task-queues',
+  'task-spend',
   'tool-names',
   'tool-patterns',
   'usage-of-message',

@@ -8,6 +8,7 @@ import type {
   LeadToolCallInput,
   LeadToolResult,
   RecordToolOutcomeInput,
+  RecordToolOutcomeResult,
   LeadModelStepInput,
   LeadModelTurn,
   PrepareLeadBatchInput,
@@ -31,8 +32,11 @@ export interface LeadActivities {
   prepareLeadBatch(input: PrepareLeadBatchInput): Promise<PreparedLeadBatch>;
   /** Writes the single terminal `subagent.end` row of a task (runs recorded before `recordToolOutcome`). */
   recordTaskEnd(input: TaskEndEventInput): Promise<void>;
-  /** Writes one call's outcome as soon as it is known: tool message, `subagent.end` or `tool.end`. */
-  recordToolOutcome(input: RecordToolOutcomeInput): Promise<void>;
+  /**
+   * Writes one call's outcome as soon as it is known: tool message, `subagent.end` or `tool.end`.
+   * Returns the stored spend it took for the run (nothing, in histories recorded before it did).
+   */
+  recordToolOutcome(input: RecordToolOutcomeInput): Promise<RecordToolOutcomeResult | undefined>;
   /** Closes the calls a run will never answer, so the thread holds no dangling tool call. */
   closeToolCalls(input: CloseToolCallsInput): Promise<void>;
   /** Runs one of the lead's own tool calls and writes its tool message and `tool.end`. */

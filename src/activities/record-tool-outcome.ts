@@ -1,5 +1,5 @@
-import type { RecordToolOutcomeInput, ToolOutcome } from '../contracts';
-import { messageKeys, type NewRunEvent, type TaskResultStore } from '../store';
+import { applyProgress, type RecordToolOutcomeInput, type RecordToolOutcomeResult, type SubagentProgress, type ToolOutcome } from '../contracts';
+import { messageKeys, type NewRunEvent, type TaskProgressStore, type TaskResultStore } from '../store';
 import type { ActivityDeps } from './activity-deps';
 import { parseActivityInput } from './parse-activity-input';
 import { toolEndEvent } from './lead-tool-events';
@@ -38,15 +38,32 @@ async function endEvent(results: TaskResultStore, threadId: string, runId: strin
 }
 
 /**
+ * `call` with the stored spend of its task when the run asked for it (`spendInStore`) and the store
+ * holds that of the task's ending attempt, and the spend it took; else `call` as it is.
+ */
+async function withStoredSpend(store: TaskProgressStore, threadId: string, runId: string, call: CallOutcome): Promise<{ call: CallOutcome; spent: SubagentProgress | null }> {
+  const { outcome } = call;
+  if (outcome.kind !== 'subagent' || outcome.spendInStore !== true) return { call, spent: null };
+  const stored = await store.getProgress({ threadId, runId, taskId: outcome.task.taskId });
+  if (stored === null || stored.attempt !== outcome.task.attempts) return { call, spent: null };
+  const task = { ...outcome.task };
+  applyProgress(task, stored.progress);
+  return { call: { ...call, outcome: { ...outcome, task } }, spent: stored.progress };
+}
+
+/**
  * Builds the `recordToolOutcome` activity: the outcomes the workflow learned together, written as
  * soon as it knows them: the tool message the lead reads next, a task's single `subagent.end` (and
  * the checkpoints its executions left behind), a lead tool's `tool.end`; the end rows in one batch,
  * the tool messages in another (in call order). Every write is keyed by the id the run gave the
- * call, so a retry writes nothing twice.
+ * call, so a retry writes nothing twice. A task the run knows no spend of is written with the
+ * spend its execution stored, which goes back to the run.
  */
 export function createRecordToolOutcome(deps: ActivityDeps) {
-  return async function recordToolOutcome(input: RecordToolOutcomeInput): Promise<void> {
-    const { threadId, runId, outcomes } = callOutcomes(input);
+  return async function recordToolOutcome(input: RecordToolOutcomeInput): Promise<RecordToolOutcomeResult> {
+    const { threadId, runId, outcomes: asked } = callOutcomes(input);
+    const resolved = await Promise.all(asked.map((call) => withStoredSpend(deps.stores.progress, threadId, runId, call)));
+    const outcomes = resolved.map(({ call }) => call);
     const results = readingOnce(deps.stores.results);
     const events = (await Promise.all(outcomes.map((call) => endEvent(results, threadId, runId, call)))).filter((e): e is NewRunEvent => e !== null);
     if (events.length > 0) await deps.stores.events.putBatch(events);
@@ -55,5 +72,6 @@ export function createRecordToolOutcome(deps: ActivityDeps) {
       outcomes.map(async ({ callId, outcome }) => ({ key: messageKeys.tool(runId, callId), message: await toolOutcomeMessage(outcome, results, deps.stores.batches) })),
     );
     await putThreadMessages(deps, threadId, runId, messages);
+    return { spent: resolved.flatMap(({ call, spent }) => (spent === null ? [] : [{ callId: call.callId, progress: spent }])) };
   };
 }

@@ -127,7 +127,10 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
     });
     // Every model response of this execution, the summarizer's included, published as it arrives;
     // a resumed execution starts from what the responses it took over cost.
-    const reporter = new TaskProgressReporter(input);
+    const reporter = new TaskProgressReporter(input, {
+      store: deps.stores.progress,
+      signalIntervalMs: deps.config.subagent_runtime.progress_signal_seconds * 1000,
+    });
     const usage = new UsageCollector(() => reporter.publish(progress()), resumed?.usage ?? null);
     // An extendable task enforces its own deadline, asking the run for extensions when it is reached;
     // a fixed one never moves.
@@ -228,6 +231,7 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
       return result;
     } finally {
       deadline?.stop();
+      reporter.stop();
       await events.flush();
     }
   };

@@ -142,6 +142,12 @@ export const SubagentRuntimeConfigSchema = z.strictObject({
   heartbeat_timeout_seconds: z.number().int().min(5).max(600).default(30),
   /** How far `extendTask` may move one task's deadline past its timeout, in total. 0 = never. */
   max_task_extension_seconds: z.number().int().min(0).max(86_400).default(3600),
+  /**
+   * At most one `taskProgress` signal per running task this often: the run's live view of what its
+   * tasks spent (query `state`, Temporal Web's current details). Each signal is a history event and
+   * a workflow task of the run. What a cancelled task keeps comes from the store either way. 0 = none.
+   */
+  progress_signal_seconds: z.number().int().min(0).max(3600).default(5),
 });
 export type SubagentRuntimeConfig = z.infer<typeof SubagentRuntimeConfigSchema>;
 

@@ -21,6 +21,7 @@ export { usageOfMessage } from './usage-of-message';
 export { messageText } from './message-text';
 export { SubagentProgressSchema, TaskProgressReportSchema } from './subagent-progress';
 export type { SubagentProgress, TaskProgressReport } from './subagent-progress';
+export { applyProgress } from './task-spend';
 export type { TokenUsage } from './usage';
 export { METADATA_TEXT_MAX_CHARS, boundText } from './bounded-text';
 export { TaskToolArgsSchema, TASK_TOOL_NAME, BatchTaskToolArgsSchema, BATCH_TASK_TOOL_NAME, ToolSearchArgsSchema, TOOL_SEARCH_QUERY_MAX_CHARS } from './tool-args';
@@ -101,6 +102,7 @@ export type {
   LeadBatch,
   PrepareLeadBatchInput,
   RecordToolOutcomeInput,
+  RecordToolOutcomeResult,
   LeadCallRef,
   CloseToolCallsInput,
   LeadToolCallInput,

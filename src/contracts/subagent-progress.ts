@@ -19,10 +19,11 @@ export const SubagentProgressSchema = z.object({
 export type SubagentProgress = z.infer<typeof SubagentProgressSchema>;
 
 /**
- * Signal `taskProgress` from a running execution to its lead run after each model response: the
- * run keeps it on the task, so a task that ends without a result (cancelled, timed out, lost) keeps
- * what it spent even when the failure brings no details (a cancelled activity's does not reach the
- * workflow: the run stops waiting for it at once).
+ * Signal `taskProgress` from a running execution to its lead run, at most once per
+ * `subagent_runtime.progress_signal_seconds`: the run shows it on the task while the task runs
+ * (query `state`, Temporal Web's current details). What a task that ends without a result of its
+ * own keeps is read from the progress store when its end is written (see `ToolOutcome`); runs
+ * whose tasks signalled before every call kept the latest signal instead.
  */
 export const TaskProgressReportSchema = z.object({
   taskId: z.string().min(1),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RunStatusSchema, RunStopReasonSchema, StopReasonSchema, WireStatusSchema } from './status';
 import { BatchItemCountsSchema } from './batches';
+import type { SubagentProgress } from './subagent-progress';
 import { TokenUsageSchema } from './usage';
 
 const id = z.string().trim().min(1);
@@ -201,7 +202,17 @@ export type LeadBatch = z.infer<typeof LeadBatchSchema>;
 
 /** How one tool call of the previous lead turn ended; the next model step writes it as a tool message. */
 export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('subagent'), toolCallId: id, task: FinishedTaskSchema }),
+  z.object({
+    kind: z.literal('subagent'),
+    toolCallId: id,
+    task: FinishedTaskSchema,
+    /**
+     * The run heard nothing of what the task's ending execution spent (a cancelled execution reports
+     * nothing: the run stops waiting for it at once): the writer takes it from the progress store,
+     * where the execution left it before its last model or tool call, and returns it to the run.
+     */
+    spendInStore: z.literal(true).optional(),
+  }),
   z.object({ kind: z.literal('batch'), toolCallId: id, batch: LeadBatchSchema }),
   z.object({ kind: z.literal('error'), toolCallId: id, toolName: z.string(), error: z.string() }),
   /** A lead tool call that ended without answering itself (timed out, worker lost). */
@@ -222,6 +233,11 @@ export const RecordToolOutcomeInputSchema = z.union([
   z.object({ threadId: id, runId: id, ...CallOutcomeSchema.shape }),
 ]);
 export type RecordToolOutcomeInput = z.infer<typeof RecordToolOutcomeInputSchema>;
+
+/** What `recordToolOutcome` read for the run: the stored spend of each outcome marked `spendInStore` that had one. */
+export interface RecordToolOutcomeResult {
+  readonly spent: readonly { readonly callId: string; readonly progress: SubagentProgress }[];
+}
 
 /** A lead tool call as the run knows it: its own id, the stored message's id, the tool. */
 export const LeadCallRefSchema = z.object({ callId: id, toolCallId: id, toolName: z.string() });

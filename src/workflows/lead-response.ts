@@ -5,6 +5,7 @@ import { pendingBatchCounts } from '../contracts/batch-counts';
 import { boundText } from '../contracts/bounded-text';
 import { promoteTools } from '../contracts/deferred-tools';
 import { finishedTask } from '../contracts/finished-task';
+import { applyProgress } from '../contracts/task-spend';
 import { SA_BATCH_ID, SA_USER_ID } from '../contracts/search-attributes';
 import { BATCH_TASK_TOOL_NAME, TASK_TOOL_NAME } from '../contracts/tool-names';
 import { bookkeeping, lead, localBookkeeping } from './activity-proxies';
@@ -127,15 +128,17 @@ async function askUser(run: LeadRunContext, ref: LeadCallRef, question: string):
  * soon as it is known, even while the run is being cancelled. Runs recorded before outcomes were
  * written at once hand it to the next model step instead.
  */
-function deliver(run: LeadRunContext, ref: LeadCallRef, outcome: ToolOutcome): Promise<ToolOutcome> {
+function deliver(run: LeadRunContext, ref: LeadCallRef, outcome: ToolOutcome, task?: TaskState): Promise<ToolOutcome> {
   if (!run.ownCallIds) return Promise.resolve(outcome);
   const { threadId, runId } = run.input;
   const written =
     run.outcomes !== null
       ? run.outcomes.write(ref.callId, outcome)
-      : CancellationScope.nonCancellable(() => bookkeeping.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome }));
+      : CancellationScope.nonCancellable(() => bookkeeping.recordToolOutcome({ threadId, runId, callId: ref.callId, outcome })).then(() => null);
   // A `then`, not an await: one promise fewer per call (see `finishTask`).
-  return written.then(() => {
+  return written.then((spent) => {
+    // What the task's execution stored, for a task whose end brought no spend (see `spendInStore`).
+    if (spent !== null && task !== undefined) applyProgress(task, spent);
     run.open.delete(ref.callId);
     return outcome;
   });
@@ -265,7 +268,8 @@ async function runTask(
     run.taskControls.delete(task.taskId);
   }
   applyDecision(task, decision);
-  return finishTask(run, planned.ref, task);
+  // An execution that ran and ended with no result or report (cancelled) left its spend in the store.
+  return finishTask(run, planned.ref, task, decision.result === null && decision.progress === undefined);
 }
 
 /**
@@ -274,9 +278,10 @@ async function runTask(
  * Not async itself: every promise workflow code creates costs the SDK a stack trace (for its
  * stack trace query), and the burst path runs once per task.
  */
-function finishTask(run: LeadRunContext, ref: LeadCallRef, task: TaskState): Promise<ToolOutcome> {
+function finishTask(run: LeadRunContext, ref: LeadCallRef, task: TaskState, spendInStore = false): Promise<ToolOutcome> {
   const outcome: ToolOutcome = { kind: 'subagent', toolCallId: ref.toolCallId, task: finishedTask(task) };
-  return run.outcomes !== null ? deliver(run, ref, outcome) : recordTaskEnd(run, ref, task, outcome);
+  if (run.outcomes === null) return recordTaskEnd(run, ref, task, outcome);
+  return deliver(run, ref, spendInStore && task.attempts > 0 ? { ...outcome, spendInStore } : outcome, task);
 }
 
 /** {@link finishTask} of runs recorded before outcomes were written in bursts. */

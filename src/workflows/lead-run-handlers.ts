@@ -1,5 +1,6 @@
 import { condition, setCurrentDetails, setHandler } from '@temporalio/workflow';
 import type { LeadRunState, TaskPhase, TaskState, WireStatus } from '../contracts';
+import { applyProgress } from '../contracts/task-spend';
 import { inputSchemas } from './input-schemas';
 import type { LeadRunContext, TaskControl } from './lead-run-context';
 import { answerClarificationUpdate, cancelTaskUpdate, extendTaskUpdate, leadRunStateQuery, taskProgressSignal, taskTimeoutQuery } from './lead-run-messages';
@@ -25,10 +26,7 @@ export function registerLeadRunHandlers(run: LeadRunContext): void {
     const { taskId, attempt, progress } = report.data;
     const task = state.tasks.find((t) => t.taskId === taskId);
     if (task === undefined || task.status !== 'running' || task.attempts !== attempt) return;
-    task.usage = progress.usage;
-    task.modelName = progress.modelName ?? task.modelName;
-    task.evidence = progress.evidence;
-    if (progress.resumedFrom !== undefined) task.resumedSteps = progress.resumedFrom;
+    applyProgress(task, progress);
     // Current details are not a command: refreshing them here keeps Temporal Web's usage live and replay unchanged.
     setCurrentDetails(progressDetails(state));
   });

@@ -1,5 +1,6 @@
 import { CancellationScope, condition, patched, setCurrentDetails, sleep } from '@temporalio/workflow';
 import type { AdmissionDecision, CatalogEntry, LeadRunInput, LeadRunState, TaskState } from '../contracts';
+import { applyProgress } from '../contracts/task-spend';
 import { executeSubagent } from './execute-subagent';
 import type { TaskControl } from './lead-run-context';
 import { WORKFLOW_PATCHES } from './patches';
@@ -129,7 +130,8 @@ function executeOnce(ctx: TaskContext, task: TaskState, subagent: CatalogEntry, 
 /**
  * Copies a terminal decision onto the task's state. Usage, model and evidence come from the result,
  * else from what the ending execution reported; with neither (a cancelled execution's failure
- * carries nothing), the task keeps what signal `taskProgress` last set.
+ * carries nothing), the task keeps what signal `taskProgress` last set until the writer of its end
+ * returns what the execution stored (`spendInStore`).
  */
 export function applyDecision(task: TaskState, decision: TerminalDecision): void {
   const { result, progress } = decision;
@@ -137,15 +139,15 @@ export function applyDecision(task: TaskState, decision: TerminalDecision): void
   task.stopReason = decision.stopReason;
   task.error = decision.error;
   task.errorCode = decision.errorCode;
-  const spent = result ?? progress;
-  if (spent !== undefined && spent !== null) {
-    task.modelName = spent.modelName ?? task.modelName;
-    task.usage = spent.usage;
+  if (result !== null) {
+    task.modelName = result.modelName ?? task.modelName;
+    task.usage = result.usage;
     // Results recorded before receipts existed carry no evidence field.
-    task.evidence = spent.evidence ?? null;
-    // Absent in results and progress recorded before resume existed.
-    const resumed = result ? result.resumedSteps : progress?.resumedFrom;
-    if (resumed !== undefined) task.resumedSteps = resumed;
+    task.evidence = result.evidence ?? null;
+    // Absent in results recorded before resume existed.
+    if (result.resumedSteps !== undefined) task.resumedSteps = result.resumedSteps;
+  } else if (progress !== undefined) {
+    applyProgress(task, progress);
   }
   task.resultBrief = result?.resultBrief ?? null;
   task.resultSha256 = result?.resultSha256 ?? null;

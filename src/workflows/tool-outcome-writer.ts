@@ -1,11 +1,11 @@
 import { CancellationScope, condition } from '@temporalio/workflow';
-import type { ToolOutcome } from '../contracts';
+import type { SubagentProgress, ToolOutcome } from '../contracts';
 import { localBookkeeping } from './activity-proxies';
 
 interface PendingOutcome {
   readonly callId: string;
   readonly outcome: ToolOutcome;
-  readonly written: () => void;
+  readonly written: (spent: SubagentProgress | null) => void;
   readonly failed: (err: unknown) => void;
 }
 
@@ -35,8 +35,11 @@ export class ToolOutcomeWriter {
     private readonly runId: string,
   ) {}
 
-  /** Resolves once the call's outcome is stored; rejects when its write failed for good. */
-  write(callId: string, outcome: ToolOutcome): Promise<void> {
+  /**
+   * Resolves once the call's outcome is stored, with the spend the write took from the progress
+   * store for it (see `spendInStore`), if any; rejects when its write failed for good.
+   */
+  write(callId: string, outcome: ToolOutcome): Promise<SubagentProgress | null> {
     return new Promise((written, failed) => {
       this.#pending.push({ callId, outcome, written, failed });
     });
@@ -55,8 +58,10 @@ export class ToolOutcomeWriter {
         onBurst();
         try {
           const outcomes = burst.map(({ callId, outcome }) => ({ callId, outcome }));
-          await localBookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes });
-          for (const pending of burst) pending.written();
+          const recorded = await localBookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes });
+          // Nothing came back in histories recorded before the writer read stored spend.
+          const spent = new Map((recorded?.spent ?? []).map((s) => [s.callId, s.progress]));
+          for (const pending of burst) pending.written(spent.get(pending.callId) ?? null);
         } catch (err) {
           for (const pending of burst) pending.failed(err);
         }

@@ -83,7 +83,8 @@ describeWithBrowser('Temporal Web (dev server UI in a real browser)', () => {
     const [uiPort] = await pickFreePorts(1);
     uiUrl = `http://127.0.0.1:${uiPort}`;
     env = await createTestEnv({ uiPort });
-    harness = await startHarness(env, twoTaskScenario(gate), {}, { dir });
+    // A running task's tokens reach the current details with its first progress signal, a second in.
+    harness = await startHarness(env, twoTaskScenario(gate), { subagent_runtime: { progress_signal_seconds: 1 } }, { dir });
     browser = await chromium.launch({ executablePath: executable ?? undefined });
     page = await browser.newPage();
   }, 90_000);

@@ -28,7 +28,8 @@ const taskAndBash = {
   subagents: [
     {
       match: 'Alpha',
-      turns: [{ tool_calls: [{ name: 'bash', args: { command: 'echo counted' } }], usage: { input_tokens: 30, output_tokens: 7 } }, { content: 'Counted [r1 bash]' }],
+      // Slower than the one-second progress interval below: the flush before its tool signals the run.
+      turns: [{ tool_calls: [{ name: 'bash', args: { command: 'echo counted' } }], usage: { input_tokens: 30, output_tokens: 7 }, delay_ms: 1_100 }, { content: 'Counted [r1 bash]' }],
     },
   ],
 };
@@ -48,7 +49,7 @@ function childrenOf(spans: readonly ReadableSpan[], parent: ReadableSpan): Reada
 }
 
 test('a traced lead run with a subagent yields one trace: client, workflow, activity, model-call and tool-call spans with the ids', async () => {
-  const harness = await temporal.start(taskAndBash, {}, { tracing });
+  const harness = await temporal.start(taskAndBash, { subagent_runtime: { progress_signal_seconds: 1 } }, { tracing });
   const env = temporal.env();
   // A traced client, as the CLI and the gateway use when tracing is on: the run's trace starts here.
   const tracedClient = new Client({ connection: env.connection, namespace: env.namespace ?? 'default', interceptors: clientTracingInterceptors() });

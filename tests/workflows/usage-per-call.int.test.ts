@@ -127,7 +127,20 @@ test('a timed-out task keeps its usage, model and latest evidence in state, its 
   });
 });
 
-test('a task reports its usage to the run before it waits on a tool or a model, never for the response it ends with', async () => {
+/** The `taskProgress` signals in a run's history: task, usage and receipts of each. */
+async function progressSignals(workflowId: string): Promise<[string, TokenUsage | null, number | undefined][]> {
+  const history = await temporal.env().client.workflow.getHandle(workflowId).fetchHistory();
+  return (history.events ?? []).flatMap((e) => {
+    const signal = e.workflowExecutionSignaledEventAttributes;
+    if (!signal || signal.signalName !== 'taskProgress') return [];
+    return (signal.input?.payloads ?? []).map((p) => {
+      const report = JSON.parse(Buffer.from(p.data ?? new Uint8Array()).toString('utf8')) as { taskId: string; progress: { usage: TokenUsage | null; evidence: { receipts: number } | null } };
+      return [report.taskId, report.progress.usage, report.progress.evidence?.receipts] as [string, TokenUsage | null, number | undefined];
+    });
+  });
+}
+
+test('a task stores its usage before it waits on a tool or a model, never for the response it ends with, and sends no signal within the interval', async () => {
   const harness = await temporal.start({
     lead: [{ tool_calls: [task('Quick one'), task('Quick two'), task('Lister')] }, { content: 'done' }],
     subagents: [
@@ -135,24 +148,46 @@ test('a task reports its usage to the run before it waits on a tool or a model, 
       { match: '*', turns: [{ content: 'quick', usage: usage(11, 2) }] },
     ],
   });
-  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'usage-signals', runId: 'run-1' });
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'usage-store', runId: 'run-1' });
   expect(state.tasks.map((t) => [t.description, t.status, t.usage])).toEqual([
     ['Quick one', 'completed', usage(11, 2)],
     ['Quick two', 'completed', usage(11, 2)],
     ['Lister', 'completed', usage(37, 6)],
   ]);
-  const history = await temporal.env().client.workflow.getHandle(workflowId).fetchHistory();
-  const signals = (history.events ?? []).flatMap((e) => {
-    const signal = e.workflowExecutionSignaledEventAttributes;
-    if (!signal || signal.signalName !== 'taskProgress') return [];
-    return (signal.input?.payloads ?? []).map(
-      (p) => JSON.parse(Buffer.from(p.data ?? new Uint8Array()).toString('utf8')) as { taskId: string; progress: { usage: TokenUsage; evidence: { receipts: number } | null } },
-    );
-  });
+  const stored = (taskId: string) => harness.stores.progress.getProgress({ threadId: 'usage-store', runId: 'run-1', taskId });
   // Only the lister waited after a response: on its tool (the usage so far), then on its second
   // model call (the tool's receipt is new evidence); its last response comes with its result.
-  expect(signals.map((s) => [s.taskId, s.progress.usage, s.progress.evidence?.receipts])).toEqual([
-    ['0.2', usage(30, 5), 0],
-    ['0.2', usage(30, 5), 1],
-  ]);
+  expect(await stored('0.0')).toBeNull();
+  expect(await stored('0.1')).toBeNull();
+  const lister = await stored('0.2');
+  expect([lister?.attempt, lister?.progress.usage, lister?.progress.evidence?.receipts]).toEqual([1, usage(30, 5), 1]);
+  // The default interval (5 s) had not passed: the run's history holds no progress signal.
+  expect(await progressSignals(workflowId)).toEqual([]);
+});
+
+test('a long task signals its progress to the run at most once per progress_signal_seconds, while it waits on a call too', async () => {
+  const harness = await temporal.start(
+    {
+      lead: [{ tool_calls: [task('Slow lister')] }, { content: 'done' }],
+      subagents: [
+        {
+          match: '*',
+          turns: [
+            // Its tool outlasts the one-second interval: the report stored before it is signalled while it runs.
+            { content: 'waiting', tool_calls: [{ name: 'bash', args: { command: 'sleep 1.5; echo waited' } }], usage: usage(30, 5) },
+            { content: 'again', tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: usage(10, 2) },
+            { content: 'listed', usage: usage(7, 1) },
+          ],
+        },
+      ],
+    },
+    { subagent_runtime: { progress_signal_seconds: 1 } },
+  );
+  const { state, workflowId } = await harness.run({ message: 'go', threadId: 'usage-live', runId: 'run-1' });
+  expect(state.tasks.map((t) => [t.status, t.usage])).toEqual([['completed', usage(47, 8)]]);
+  // One signal: the later reports (before the second model call, the second tool, the third model
+  // call) came within a second of it, were stored only, and the task ended before the next was due.
+  expect(await progressSignals(workflowId)).toEqual([['0.0', usage(30, 5), 0]]);
+  const stored = await harness.stores.progress.getProgress({ threadId: 'usage-live', runId: 'run-1', taskId: '0.0' });
+  expect([stored?.progress.usage, stored?.progress.evidence?.receipts]).toEqual([usage(40, 7), 2]);
 });

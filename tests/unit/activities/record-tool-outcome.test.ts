@@ -1,7 +1,7 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import { ApplicationFailure } from '@temporalio/common';
 import { createRecordToolOutcome } from '../../../src/activities/record-tool-outcome';
-import { finishedTask, type RecordToolOutcomeInput, type ToolOutcome } from '../../../src/contracts';
+import { finishedTask, type ToolOutcome } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
 import { newTaskState } from '../../../src/workflows/new-lead-run-state';
@@ -20,7 +20,7 @@ const lostLeadTool: ToolOutcome = { kind: 'leadTool', toolCallId: 'call_ls', too
 
 describe('recordToolOutcome', () => {
   let stores: Stores;
-  let record: (input: RecordToolOutcomeInput) => Promise<void>;
+  let record: ReturnType<typeof createRecordToolOutcome>;
   beforeEach(async () => {
     stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
     const deps = storeOnlyDeps(stores);
@@ -90,6 +90,42 @@ describe('recordToolOutcome', () => {
     expect(ends.map((e) => [e.taskId, (e.payload as { result?: string }).result])).toEqual([
       ['0.0', 'result of 0.0'],
       ['0.2', 'result of 0.2'],
+    ]);
+  });
+
+  test("writes a cancelled task the run knows no spend of with the spend its attempt stored, and returns it; another attempt's is not taken", async () => {
+    const usage = { input_tokens: 30, output_tokens: 5, total_tokens: 35 };
+    const progress = { steps: 2, usage, modelName: 'scripted', evidence: { receipts: 1, verdicts: { verified: 0, failed: 0, unknown: 0, unverified: 1 }, flagged: [] } };
+    const cancelled = (taskId: string, attempts: number): ToolOutcome => ({
+      kind: 'subagent',
+      toolCallId: `call_${taskId}`,
+      task: finishedTask({ ...newTaskState(taskId, 0, 'general-purpose', `Job ${taskId}`), status: 'cancelled', attempts }),
+      spendInStore: true,
+    });
+    await stores.progress.putProgress({ threadId: THREAD, runId: RUN, taskId: '0.0' }, { attempt: 2, progress });
+    await stores.progress.putProgress({ threadId: THREAD, runId: RUN, taskId: '0.1' }, { attempt: 1, progress });
+    const recorded = await record({
+      threadId: THREAD,
+      runId: RUN,
+      outcomes: [
+        { callId: '0.0', outcome: cancelled('0.0', 2) },
+        // Its stored row is the first attempt's: the second one stored nothing before it was stopped.
+        { callId: '0.1', outcome: cancelled('0.1', 2) },
+        { callId: '0.2', outcome: failedTask('0.2') },
+      ],
+    });
+    expect(recorded).toEqual({ spent: [{ callId: '0.0', progress }] });
+    const ends = await stores.events.listEvents({ runId: RUN, threadId: THREAD, eventTypes: ['subagent.end'] });
+    expect(ends.map((e) => [e.taskId, (e.payload as { usage?: unknown }).usage ?? null, (e.payload as { model_name?: string }).model_name ?? null])).toEqual([
+      ['0.0', usage, 'scripted'],
+      ['0.1', null, null],
+      ['0.2', null, null],
+    ]);
+    const messages = (await stores.messages.listMessages(THREAD)).map((r) => mapStoredMessageToChatMessage(r.message).additional_kwargs);
+    expect(messages.map((k) => [k['subagent_status'], k['subagent_token_usage'] ?? null, (k['subagent_evidence'] as { receipts?: number } | undefined)?.receipts ?? null])).toEqual([
+      ['cancelled', usage, 1],
+      ['cancelled', null, null],
+      ['failed', null, null],
     ]);
   });
 

@@ -28,7 +28,7 @@ describe('loadConfig: defaults', () => {
     expect(loaded.config).toEqual({ ...expected, store: { ...expected.store, data_dir: path.join(cwd, '.deerflow') } });
     expect(loaded.config.subagents.max_total_per_run).toBe(6);
     expect(loaded.config.subagents.timeout_seconds).toBe(1800);
-    expect(loaded.config.subagent_runtime).toEqual({ max_running: 3, max_queued: 64, admission_policy: 'queue', queue_timeout_seconds: 300, polling_grace_seconds: 60, heartbeat_timeout_seconds: 30, max_task_extension_seconds: 3600 });
+    expect(loaded.config.subagent_runtime).toEqual({ max_running: 3, max_queued: 64, admission_policy: 'queue', queue_timeout_seconds: 300, polling_grace_seconds: 60, heartbeat_timeout_seconds: 30, max_task_extension_seconds: 3600, progress_signal_seconds: 5 });
     expect(loaded.config.token_budget).toMatchObject({ enabled: false, max_tokens: 200_000, warn_threshold: 0.8, hard_stop_threshold: 1 });
     expect(loaded.config.temporal).toEqual({ address: null, namespace: 'default', ui_url: null, tls: null, api_key_env: null });
   });
