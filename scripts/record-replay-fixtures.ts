@@ -417,6 +417,25 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => RECIPES['lead-cancel-task']!.scenario(),
     actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelTask', taskId: '0.0' } },
   },
+  'cancel-task-spend-in-store': {
+    file: 'lead-cancel-task-spend-in-store.json',
+    description:
+      'Update "cancelTask" on a task that listed a folder and hangs on its second model call: its outcome is marked spendInStore, and recordToolOutcome returns the usage and evidence its execution stored before that call (no taskProgress signal: the 5 s interval had not passed).',
+    scenario: () => ({
+      lead: [{ tool_calls: [task(1), task(2)] }, { content: 'one was cancelled' }],
+      subagents: [
+        {
+          match: 'Job 1',
+          turns: [
+            { content: 'looking', tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 30, output_tokens: 5 } },
+            { content: 'late', delay_ms: 60_000 },
+          ],
+        },
+        { match: '*', turns: [{ content: 'done', delay_ms: 1000 }] },
+      ],
+    }),
+    actAfter: { events: ['subagent.start'], count: 2, action: { kind: 'cancelTask', taskId: '0.0' } },
+  },
   'batched-cancel-run': {
     file: 'batched-cancel-run.json',
     description:
