@@ -29,6 +29,8 @@ export interface DeerflowBenchOptions {
   readonly extraModels?: readonly ScriptedModel[];
   /** `lead_runs.model_steps`: the lead's model steps as regular (default) or local activities. */
   readonly modelSteps?: ModelSteps;
+  /** Tool calls (`ls`) each subagent makes, one per turn, before it answers. @default 0 */
+  readonly subagentToolCalls?: number;
 }
 
 /** A scripted model of the benchmark config: its name and its scenario (written to a YAML file). */
@@ -83,11 +85,17 @@ export function modelNameFor(tasksInRun: number): string {
   return `bench-k${tasksInRun}`;
 }
 
+/** The folder a subagent's `index`-th tool call lists (none exists: each call is answered at once, distinct for loop detection). */
+export function benchListedFolder(index: number): string {
+  return `/mnt/user-data/workspace/bench-${index}`;
+}
+
 /**
  * Lead scenario for one run of `tasksInRun` tasks: delegating turns of at most `callsPerTurn` task
- * calls, then a final answer. Every subagent answers at once (`*` rule, one turn, no tool calls).
+ * calls, then a final answer. Every subagent (`*` rule) answers at once: `toolCalls` turns that
+ * each list a folder, then its answer.
  */
-function scenarioFor(tasksInRun: number, callsPerTurn: number): Record<string, unknown> {
+function scenarioFor(tasksInRun: number, callsPerTurn: number, toolCalls: number): Record<string, unknown> {
   const lead: Record<string, unknown>[] = [];
   for (let first = 0; first < tasksInRun; first += callsPerTurn) {
     const last = Math.min(first + callsPerTurn, tasksInRun);
@@ -105,7 +113,15 @@ function scenarioFor(tasksInRun: number, callsPerTurn: number): Record<string, u
   lead.push({ content: `All ${tasksInRun} tasks are done.`, usage: { input_tokens: 100, output_tokens: 10 } });
   return {
     lead,
-    subagents: [{ match: '*', turns: [{ content: SUBAGENT_ANSWER, usage: { input_tokens: 50, output_tokens: 5 } }] }],
+    subagents: [
+      {
+        match: '*',
+        turns: [
+          ...Array.from({ length: toolCalls }, (_, index) => ({ tool_calls: [{ name: 'ls', args: { path: benchListedFolder(index) } }], usage: { input_tokens: 50, output_tokens: 5 } })),
+          { content: SUBAGENT_ANSWER, usage: { input_tokens: 50, output_tokens: 5 } },
+        ],
+      },
+    ],
   };
 }
 
@@ -122,7 +138,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
   };
   const runSizes = [...new Set(options.taskCounts.flatMap((n) => plan(n).tasksPerRun))].sort((a, b) => a - b);
   const models: ScriptedModel[] = [
-    ...runSizes.map((size) => ({ name: modelNameFor(size), scenario: scenarioFor(size, callsPerTurn) })),
+    ...runSizes.map((size) => ({ name: modelNameFor(size), scenario: scenarioFor(size, callsPerTurn, options.subagentToolCalls ?? 0) })),
     ...(options.extraModels ?? []),
   ];
   for (const model of models) writeFileSync(join(options.dir, `scenario-${model.name}.yaml`), stringify(model.scenario));

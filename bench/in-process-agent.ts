@@ -8,7 +8,8 @@ import { createAgent, type AgentMiddleware } from 'langchain';
 import type { LoadedConfig } from '../src/config';
 import { buildSubagentMiddleware, subagentInputMessages } from '../src/middleware/agent';
 import { createChatModel, findModelConfig } from '../src/models';
-import { resolveSubagent } from '../src/registry';
+import { resolveSubagent, subagentHasTool } from '../src/registry';
+import { createAgentTools, ThreadWorkspace } from '../src/tools';
 import { benchTaskPrompt, SUBAGENT_ANSWER } from './deerflow';
 
 /** `plain`: the model and the system prompt only. `middleware`: plus deerflow's subagent middleware chain. */
@@ -21,10 +22,11 @@ const SUBAGENT_TYPE = 'general-purpose';
  * Runs `tasks` subagent tasks at once on the scripted model `modelName` of `loaded` (the config
  * the deerflow workers use), built and streamed per task as `runSubagent` does (a fresh model and
  * agent, `streamMode: 'values'`, the task prompt as the only human message, with the date reminder
- * in the `middleware` flavour) but with no tools, no checkpointer and no callbacks. Throws unless
- * every task answered the scripted answer.
+ * in the `middleware` flavour) but with no checkpointer and no callbacks, and with no tools unless
+ * `withTools` (then the subagent's workspace tools, as `runSubagent` gives them, for scenarios whose
+ * subagents call them). Throws unless every task answered the scripted answer.
  */
-export async function runInProcessAgents(loaded: LoadedConfig, modelName: string, tasks: number, flavour: InProcessFlavour): Promise<void> {
+export async function runInProcessAgents(loaded: LoadedConfig, modelName: string, tasks: number, flavour: InProcessFlavour, withTools = false): Promise<void> {
   const { config, dir } = loaded;
   const def = resolveSubagent(SUBAGENT_TYPE, config);
   if (def === null) throw new Error(`subagent type '${SUBAGENT_TYPE}' is not defined`);
@@ -32,9 +34,14 @@ export async function runInProcessAgents(loaded: LoadedConfig, modelName: string
     const taskPrompt = benchTaskPrompt(index);
     // Built per task, as in deerflow: the chain's guards keep per-run state.
     const middleware: AgentMiddleware[] = flavour === 'middleware' ? buildSubagentMiddleware({ config, agentName: def.name }) : [];
+    const tools = withTools
+      ? createAgentTools({ workspace: new ThreadWorkspace(config.store.data_dir, 'in-process'), sandbox: config.sandbox, webFetch: config.web_fetch, names: null }).filter((t) =>
+          subagentHasTool(def, t.name),
+        )
+      : [];
     const agent = createAgent({
       model: createChatModel(findModelConfig(config.models, modelName), { configDir: dir, role: { kind: 'subagent', taskPrompt } }),
-      tools: [],
+      tools,
       systemPrompt: def.systemPrompt,
       name: def.name,
       middleware,

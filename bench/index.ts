@@ -39,6 +39,9 @@ import { processCpuReader } from './process-cpu';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
 import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
 
+/** Most tool calls a subagent makes in `--subagent-tool-calls`: below loop detection's per-tool warning (30 calls of one tool). */
+const MAX_SUBAGENT_TOOL_CALLS = 25;
+
 interface BenchOptions {
   readonly tasks: number[];
   readonly reps: number;
@@ -47,6 +50,8 @@ interface BenchOptions {
   readonly maxTotal: number;
   /** `lead_runs.model_steps` of the deerflow workers. */
   readonly modelSteps: ModelSteps;
+  /** Tool calls each subagent makes before it answers (0: it answers at once). */
+  readonly subagentToolCalls: number;
   readonly history: boolean;
   /** The N whose deerflow variant gets a profiled repetition (CPU by phase), or null with `--no-profile`. */
   readonly profileTasks: number | null;
@@ -91,6 +96,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(ModelStepsSchema.options).default('activity'))
+    .option('--subagent-tool-calls <n>', 'tool calls (ls) each subagent makes, one per turn, before it answers; the in-process anchors get its tools too', positiveInt('--subagent-tool-calls', 0, MAX_SUBAGENT_TOOL_CALLS), 0)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
     .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', positiveInt('--profile-reps', 1, 1000), 1)
@@ -108,6 +114,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: number;
     maxTotal: number;
     modelSteps: ModelSteps;
+    subagentToolCalls: number;
     history: boolean;
     profile?: number | false;
     profileReps: number;
@@ -124,6 +131,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: o.maxRunning,
     maxTotal: o.maxTotal,
     modelSteps: o.modelSteps,
+    subagentToolCalls: o.subagentToolCalls,
     history: o.history,
     profileTasks: o.profile === false ? null : (o.profile ?? o.tasks.at(-1) ?? null),
     profileReps: o.profileReps,
@@ -312,6 +320,7 @@ async function main(): Promise<void> {
       maxRunning: options.maxRunning,
       maxTotalPerRun: options.maxTotal,
       modelSteps: options.modelSteps,
+      subagentToolCalls: options.subagentToolCalls,
       extraModels: options.leadTools ? leadToolModels(options.leadTools.calls) : [],
     });
     cleanup.push('deerflow workers', () => deerflow.close());
@@ -320,7 +329,8 @@ async function main(): Promise<void> {
     console.log(`deerflow orchestration overhead benchmark: ${machine}`);
     console.log(
       `dev server ${server.address}; subagent_runtime.max_running=${options.maxRunning}, ` +
-        `subagents.max_total_per_run=${options.maxTotal}, lead_runs.model_steps=${options.modelSteps}; ${options.warmup} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
+        `subagents.max_total_per_run=${options.maxTotal}, lead_runs.model_steps=${options.modelSteps}, ` +
+        `${options.subagentToolCalls} tool call(s) per subagent; ${options.warmup} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
     );
     console.log('');
 
@@ -333,11 +343,11 @@ async function main(): Promise<void> {
       // The subagents of this N's runs answer from this model's scenario.
       const modelName = modelNameFor(deerflow.plan(tasks).tasksPerRun[0] ?? tasks);
       const inProcess = variant('in-process agent', async () => {
-        await runInProcessAgents(deerflow.loaded, modelName, tasks, 'plain');
+        await runInProcessAgents(deerflow.loaded, modelName, tasks, 'plain', options.subagentToolCalls > 0);
         return [];
       });
       const inProcessMiddleware = variant('in-process agent + middleware', async () => {
-        await runInProcessAgents(deerflow.loaded, modelName, tasks, 'middleware');
+        await runInProcessAgents(deerflow.loaded, modelName, tasks, 'middleware', options.subagentToolCalls > 0);
         return [];
       });
       const measured = [...new Set([rawMatched, rawPerN, df, inProcess, inProcessMiddleware])];
