@@ -19,14 +19,14 @@ export interface TaskProgressSinks {
 /**
  * Records a running lead task's progress before the execution waits on a model or a tool call, when
  * the usage or the evidence changed: in the progress store, and, at most once per signal interval
- * (the latest report, once the interval has passed), in a `taskProgress` signal to its run. A cancellation or a timeout can only end the execution
- * while it waits, so what it spent is stored by then; what its last response spent comes with its
- * result instead, which spares a one-turn task the write. The store, not the signal, is what a
- * cancelled task keeps (the run stops waiting for a cancelled activity at once, and its failure
- * brings nothing): a signal is a history event and a workflow task of the run, and a signal before
- * every call made the run's history and its workflow tasks grow with every turn of every task. Best
- * effort: a failed write or signal never fails the task. Batch items run under item workflows,
- * which write their own ends.
+ * (the latest report, once the interval has passed), in a `taskProgress` signal to its run. A
+ * cancellation or a timeout can only end the execution while it waits, so what it spent is stored
+ * by then; what its last response spent comes with its result instead, which spares a one-turn task
+ * the write. The store, not the signal, is what a cancelled task keeps (the run stops waiting for a
+ * cancelled activity at once, and its failure brings nothing): a signal is a history event and a
+ * workflow task of the run, and a signal before every call made the run's history and its workflow
+ * tasks grow with every turn of every task. Best effort: a failed write or signal never fails the
+ * task. Batch items run under item workflows, which write their own ends.
  */
 export class TaskProgressReporter {
   readonly #ctx = Context.current();
