@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { openStores } from '../../src/store';
 import { openSqliteDatabase, type SqliteDatabase } from '../../src/store/sqlite/open-sqlite-database';
 import { SqliteGroupCommit } from '../../src/store/sqlite/sqlite-group-commit';
+import { SqliteCheckpointSaver } from '../../src/store/sqlite/sqlite-checkpoint-saver';
+import { AIMessage } from '@langchain/core/messages';
+import { emptyCheckpoint, type Checkpoint, type CheckpointMetadata } from '@langchain/langgraph-checkpoint';
 
 const dirs: string[] = [];
 const tempDir = (): string => dirs[dirs.push(mkdtempSync(join(tmpdir(), 'deerflow-group-'))) - 1]!;
@@ -179,4 +182,30 @@ test("a batch item's running mark, tries and terminal write go through the group
     reader.close();
     await stores.close();
   }
+});
+
+test("the checkpointer's writes of many subagents share commits, read back as LangGraph's saver wrote them; an empty thread's delete writes nothing", async () => {
+  const { group, commits } = countedGroup();
+  const saver = new SqliteCheckpointSaver(db, group);
+  const config = (thread: string) => ({ configurable: { thread_id: thread, checkpoint_ns: '' } });
+  const checkpoint = (id: string, text: string): Checkpoint => ({ ...emptyCheckpoint(), id, channel_values: { messages: [new AIMessage({ id: `m-${id}`, content: text })] }, channel_versions: { messages: 1 } });
+  const metadata: CheckpointMetadata = { source: 'loop', step: 1, parents: {} };
+
+  // Three subagents store a checkpoint at the same moment, then its writes: two commits in all.
+  const stored = await Promise.all(['t1', 't2', 't3'].map((thread) => saver.put(config(thread), checkpoint(`c-${thread}`, `from ${thread}`), metadata)));
+  await Promise.all(stored.map((at, i) => saver.putWrites(at, [['messages', [`write ${i}`]]], `task-${i}`)));
+  expect(commits()).toBe(2);
+
+  const tuple = await saver.getTuple(config('t2'));
+  expect(tuple?.checkpoint.id).toBe('c-t2');
+  expect((tuple?.checkpoint.channel_values['messages'] as AIMessage[]).map((m) => m.content)).toEqual(['from t2']);
+  expect(tuple?.metadata).toMatchObject({ source: 'loop', step: 1 });
+  expect(tuple?.pendingWrites).toEqual([['task-1', 'messages', ['write 1']]]);
+
+  await saver.deleteThread('nobody');
+  expect(commits()).toBe(2);
+  await saver.deleteThread('t2');
+  expect(commits()).toBe(3);
+  expect(await saver.getTuple(config('t2'))).toBeUndefined();
+  expect((await saver.getTuple(config('t1')))?.checkpoint.id).toBe('c-t1');
 });

@@ -30,7 +30,7 @@ export function openSqliteStores(path: string, options: OpenSqliteDatabaseOption
     batches: new SqliteBatchStore(db, group),
     threads: new SqliteThreadOwnerStore(db),
     // LangGraph's own tables (`checkpoints`, `writes`), in the same file.
-    checkpoints: new SqliteCheckpointSaver(db),
+    checkpoints: new SqliteCheckpointSaver(db, group),
     close: async () => {
       group.commit();
       db.close();
