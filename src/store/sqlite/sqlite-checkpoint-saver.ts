@@ -47,7 +47,7 @@ export class SqliteCheckpointSaver extends SqliteSaver {
     const namespace: string = config.configurable?.checkpoint_ns ?? '';
     const parentId: string | undefined = config.configurable?.checkpoint_id;
     const [[type, serialized], [metadataType, serializedMetadata]] = await Promise.all([this.serde.dumpsTyped(copyCheckpoint(checkpoint)), this.serde.dumpsTyped(metadata)]);
-    if (type !== metadataType) throw new Error('Failed to serialized checkpoint and metadata to the same type.');
+    if (type !== metadataType) throw new Error('Failed to serialize the checkpoint and its metadata to the same type.');
     await this.#group.run(() => this.#putCheckpoint.run(threadId, namespace, checkpoint.id, parentId, type, serialized, serializedMetadata));
     return { configurable: { thread_id: threadId, checkpoint_ns: namespace, checkpoint_id: checkpoint.id } };
   }
