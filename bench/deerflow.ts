@@ -86,7 +86,7 @@ export function modelNameFor(tasksInRun: number): string {
 }
 
 /** The folder a subagent's `index`-th tool call lists (none exists: each call is answered at once, distinct for loop detection). */
-export function benchListedFolder(index: number): string {
+function benchListedFolder(index: number): string {
   return `/mnt/user-data/workspace/bench-${index}`;
 }
 

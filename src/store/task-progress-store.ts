@@ -25,16 +25,8 @@ export interface TaskProgressStore {
   getProgress(key: TaskProgressKey): Promise<StoredTaskProgress | null>;
 }
 
-/** A stored progress row read back, checked: rows are data, and a malformed one counts as none. */
+/** A stored progress row read back (its JSON parsed), checked: rows are data, and a malformed one counts as none. */
 export function parseStoredProgress(attempt: number, stored: unknown): StoredTaskProgress | null {
-  let value: unknown = stored;
-  if (typeof stored === 'string') {
-    try {
-      value = JSON.parse(stored);
-    } catch {
-      return null;
-    }
-  }
-  const parsed = SubagentProgressSchema.safeParse(value);
+  const parsed = SubagentProgressSchema.safeParse(stored);
   return parsed.success ? { attempt, progress: parsed.data } : null;
 }

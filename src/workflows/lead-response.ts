@@ -269,7 +269,7 @@ async function runTask(
   }
   applyDecision(task, decision);
   // An execution that ran and ended with no result or report (cancelled) left its spend in the store.
-  return finishTask(run, planned.ref, task, decision.result === null && decision.progress === undefined);
+  return finishTask(run, planned.ref, task, task.attempts > 0 && decision.result === null && decision.progress === undefined);
 }
 
 /**
@@ -281,7 +281,7 @@ async function runTask(
 function finishTask(run: LeadRunContext, ref: LeadCallRef, task: TaskState, spendInStore = false): Promise<ToolOutcome> {
   const outcome: ToolOutcome = { kind: 'subagent', toolCallId: ref.toolCallId, task: finishedTask(task) };
   if (run.outcomes === null) return recordTaskEnd(run, ref, task, outcome);
-  return deliver(run, ref, spendInStore && task.attempts > 0 ? { ...outcome, spendInStore } : outcome, task);
+  return deliver(run, ref, spendInStore ? { ...outcome, spendInStore } : outcome, task);
 }
 
 /** {@link finishTask} of runs recorded before outcomes were written in bursts. */

@@ -28,6 +28,6 @@ export class SqliteTaskProgressStore implements TaskProgressStore {
 
   async getProgress(key: TaskProgressKey): Promise<StoredTaskProgress | null> {
     const row = this.#get.get(key.threadId, key.runId, key.taskId) as { attempt: number; progress: string } | undefined;
-    return row === undefined ? null : parseStoredProgress(row.attempt, row.progress);
+    return row === undefined ? null : parseStoredProgress(row.attempt, JSON.parse(row.progress) as unknown);
   }
 }
