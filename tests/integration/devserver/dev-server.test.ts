@@ -3,7 +3,8 @@ import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
+import { SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../../src/contracts/search-attributes';
 import { resolveTemporalCli, startDevServer, type DevServer } from '../../../src/devserver';
@@ -84,6 +85,40 @@ describe('startDevServer (real temporal CLI)', () => {
       const expectedType = encodeSearchAttributeIndexedValueType(type);
       expect(expectedType).toEqual(expect.any(Number));
       expect({ name, type: custom[name] }).toEqual({ name, type: expectedType });
+    }
+  });
+
+  // The server caches search attribute definitions (DEV_SERVER_DYNAMIC_CONFIG): the ones it
+  // registered at start must be usable as soon as it reports ready, by the frontend (start) and by
+  // the history service (the visibility record a query finds).
+  it('takes every custom search attribute on a workflow started right after it is ready, and finds it by them', async () => {
+    if (connection === undefined) throw new Error('server did not start');
+    const client = new Client({ connection, namespace: 'deerflow-test' });
+    const pairs = CUSTOM_SEARCH_ATTRIBUTES.map((key): SearchAttributePair => {
+      if (key.type === SearchAttributeType.INT) return { key, value: 7 };
+      if (key.type === SearchAttributeType.KEYWORD_LIST) return { key, value: ['listed'] };
+      return { key, value: `value-${key.name}` } as SearchAttributePair;
+    });
+    // Nobody polls its queue: the start and its visibility record are all the server does.
+    const handle = await client.workflow.start('unpolledWorkflow', {
+      taskQueue: 'dev-server-test-unpolled',
+      workflowId: 'dev-server-test-search-attributes',
+      typedSearchAttributes: pairs,
+    });
+    try {
+      const query = "DeerflowRunStatus = 'value-DeerflowRunStatus' AND DeerflowSubagents = 'listed' AND DeerflowItemsTotal = 7";
+      const deadline = Date.now() + 15_000;
+      let found: string[] = [];
+      while (found.length === 0 && Date.now() < deadline) {
+        found = [];
+        for await (const execution of client.workflow.list({ query })) found.push(execution.workflowId);
+        if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(found).toEqual(['dev-server-test-search-attributes']);
+      const described = await handle.describe();
+      for (const pair of pairs) expect({ name: pair.key.name, value: described.typedSearchAttributes.get(pair.key) }).toEqual({ name: pair.key.name, value: pair.value });
+    } finally {
+      await handle.terminate('test done');
     }
   });
 

@@ -10,11 +10,12 @@ describe('dynamicConfigFlags', () => {
     ]);
   });
 
-  it('lifts the read limits of all three history queues of the dev server', () => {
+  it('lifts the read limits of all three history queues of the dev server and caches search attribute definitions', () => {
     expect(DEV_SERVER_DYNAMIC_CONFIG).toEqual({
       'history.transferProcessorMaxPollRPS': 1000,
       'history.timerProcessorMaxPollRPS': 1000,
       'history.visibilityProcessorMaxPollRPS': 1000,
+      'system.forceSearchAttributesCacheRefreshOnRead': false,
     });
   });
 
