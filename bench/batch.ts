@@ -4,7 +4,7 @@
  * same children whose activity runs the subagent task with an in-process agent, measured in the
  * same run on the same embedded dev server. See bench/README.md.
  *
- *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--no-history] [--profile <items>]
+ *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--rounds 1] [--no-history] [--profile <items>]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -28,7 +28,7 @@ import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { cpuSpan, processCpuReader } from './process-cpu';
-import { fixed, table } from './stats';
+import { fixed, median, table } from './stats';
 
 /** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
 const RAW_ID_PREFIX = 'bench-baseline-batch-';
@@ -37,6 +37,8 @@ interface Options {
   readonly items: number;
   readonly live: number;
   readonly running: number;
+  /** Times the three variants run, one after the other each time; ratios are taken per round. */
+  readonly rounds: number;
   readonly history: boolean;
   /** Items of one more raw and one more deerflow batch, each run under the CPU profiler (CPU per item by phase), if any. */
   readonly profile?: number;
@@ -57,6 +59,7 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--items <n>', 'items in the batch (and children in the baseline)', positiveInt('--items', 100_000), 5000)
     .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
     .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
+    .option('--rounds <n>', 'run the three variants this many times, alternating, and report the median of the per-round ratios', positiveInt('--rounds', 20), 1)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
     .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', positiveInt('--profile', 100_000))
     .showHelpAfterError();
@@ -65,6 +68,7 @@ function parseOptions(argv: readonly string[]): Options {
 }
 
 interface Sample {
+  readonly round: number;
   readonly label: string;
   readonly wallMs: number;
   readonly cpuMs: number;
@@ -73,13 +77,27 @@ interface Sample {
   readonly note: string;
 }
 
-async function timed(label: string, serverCpu: () => number | null, work: () => Promise<string>): Promise<Sample> {
+/** One round: the three variants, measured back to back. */
+interface Round {
+  readonly raw: Sample;
+  readonly rawAgent: Sample;
+  readonly deerflow: Sample;
+}
+
+/** `value` of each round, and its median when there are several (the machine's noise moves single rounds by ±10%). */
+function perRound(rounds: readonly Round[], value: (round: Round) => number): string {
+  const values = rounds.map(value);
+  if (values.length === 1) return `${fixed(values[0]!, 2)}x`;
+  return `${fixed(median(values), 2)}x, median of ${values.length} rounds (each: ${values.map((v) => fixed(v, 2)).join(', ')})`;
+}
+
+async function timed(round: number, label: string, serverCpu: () => number | null, work: () => Promise<string>): Promise<Sample> {
   const server = cpuSpan(serverCpu);
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   const note = await work();
   const cpu = process.cpuUsage(cpuBefore);
-  return { label, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: server(), note };
+  return { round, label, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: server(), note };
 }
 
 async function main(): Promise<void> {
@@ -113,8 +131,10 @@ async function main(): Promise<void> {
     const client = new DeerFlowClient(temporal, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
 
     console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
-    console.log(`${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once`);
-    const samples: Sample[] = [];
+    console.log(
+      `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once` +
+        (options.rounds > 1 ? `; ${options.rounds} rounds of the three variants, one after the other` : ''),
+    );
     const rawBatch = (activity: BaselineActivityName, idPrefix: string, count = options.items) => async () => {
       const input: BaselineBatchInput = { count, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
       const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
@@ -125,8 +145,6 @@ async function main(): Promise<void> {
       if (done !== count) throw new Error(`baseline completed ${String(done)} of ${count}`);
       return `${count} children`;
     };
-    samples.push(await timed('raw child workflow + activity', serverCpu, rawBatch('noop', RAW_ID_PREFIX)));
-    samples.push(await timed('raw + in-process agent', serverCpu, rawBatch('agentTask', 'bench-baseline-agent-batch-')));
     const deerflowBatch = async (items: number) => {
       const started = await client.startBatch({
         title: 'bench',
@@ -139,12 +157,21 @@ async function main(): Promise<void> {
       if (final.counts.completed !== items) throw new Error(`batch completed ${final.counts.completed} of ${items}: ${JSON.stringify(final.counts)}`);
       return `${final.continuedRuns} continue-as-new`;
     };
-    samples.push(await timed('deerflow batch', serverCpu, () => deerflowBatch(options.items)));
-    const [raw, rawAgent, deerflow] = samples as [Sample, Sample, Sample];
+    const rounds: Round[] = [];
+    for (let round = 1; round <= options.rounds; round++) {
+      rounds.push({
+        raw: await timed(round, 'raw child workflow + activity', serverCpu, rawBatch('noop', RAW_ID_PREFIX)),
+        rawAgent: await timed(round, 'raw + in-process agent', serverCpu, rawBatch('agentTask', 'bench-baseline-agent-batch-')),
+        deerflow: await timed(round, 'deerflow batch', serverCpu, () => deerflowBatch(options.items)),
+      });
+    }
+    const samples = rounds.flatMap((r) => [r.raw, r.rawAgent, r.deerflow]);
+    const several = options.rounds > 1;
     console.log(
       table(
-        ['variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],
+        [...(several ? ['round'] : []), 'variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],
         samples.map((s) => [
+          ...(several ? [String(s.round)] : []),
           s.label,
           fixed(s.wallMs / 1000, 1),
           fixed((options.items / s.wallMs) * 1000, 1),
@@ -155,15 +182,16 @@ async function main(): Promise<void> {
         ]),
       ),
     );
-    console.log(`deerflow / raw throughput: ${fixed(raw.wallMs / deerflow.wallMs, 2)}x (items/s ratio; 1x = as fast as raw Temporal)`);
+    console.log(`deerflow / raw throughput: ${perRound(rounds, (r) => r.raw.wallMs / r.deerflow.wallMs)} (items/s ratio; 1x = as fast as raw Temporal)`);
     console.log(
-      `deerflow / (raw + in-process agent) throughput: ${fixed(rawAgent.wallMs / deerflow.wallMs, 2)}x ` +
+      `deerflow / (raw + in-process agent) throughput: ${perRound(rounds, (r) => r.rawAgent.wallMs / r.deerflow.wallMs)} ` +
         '(items/s ratio; 1x = as fast as a raw child whose activity runs the same agent task in-process, no store)',
     );
     // Both processes share the machine's cores: when they are saturated, items/s follows total CPU per item.
     const totalCpu = (s: Sample) => s.cpuMs + s.serverCpuMs;
     console.log(
-      `raw / deerflow total CPU per item: ${fixed(totalCpu(raw) / totalCpu(deerflow), 2)}x, (raw + in-process agent) / deerflow: ${fixed(totalCpu(rawAgent) / totalCpu(deerflow), 2)}x ` +
+      `raw / deerflow total CPU per item: ${perRound(rounds, (r) => totalCpu(r.raw) / totalCpu(r.deerflow))}, ` +
+        `(raw + in-process agent) / deerflow: ${perRound(rounds, (r) => totalCpu(r.rawAgent) / totalCpu(r.deerflow))} ` +
         `(this process + dev server on ${cpus().length} cores; the throughput ratio a saturated machine allows)`,
     );
     if (options.history) {
@@ -174,10 +202,12 @@ async function main(): Promise<void> {
     // After the history report, which reads the measured batches' histories.
     if (options.profile !== undefined) {
       const items = options.profile;
+      // The measured CPU per item each profiled batch is checked against.
+      const measuredCpu = (sample: (r: Round) => Sample) => median(rounds.map((r) => sample(r).cpuMs)) / options.items;
       const rawBreakdown = await profileRepetition(rawBatch('noop', 'bench-profiled-raw-batch-', items));
-      console.log(`\n${breakdownText(`raw batch of ${items} items`, rawBreakdown, items, raw.cpuMs / options.items, { unit: 'item' })}`);
+      console.log(`\n${breakdownText(`raw batch of ${items} items`, rawBreakdown, items, measuredCpu((r) => r.raw), { unit: 'item' })}`);
       const breakdown = await profileRepetition(() => deerflowBatch(items));
-      console.log(`\n${breakdownText(`deerflow batch of ${items} items`, breakdown, items, deerflow.cpuMs / options.items, { unit: 'item' })}`);
+      console.log(`\n${breakdownText(`deerflow batch of ${items} items`, breakdown, items, measuredCpu((r) => r.deerflow), { unit: 'item' })}`);
     }
     workers.shutdown();
     baseline.shutdown();
