@@ -131,9 +131,10 @@ async function main(): Promise<void> {
     const client = new DeerFlowClient(temporal, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
 
     console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
+    const several = options.rounds > 1;
     console.log(
       `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once` +
-        (options.rounds > 1 ? `; ${options.rounds} rounds of the three variants, one after the other` : ''),
+        (several ? `; ${options.rounds} rounds of the three variants, one after the other` : ''),
     );
     const rawBatch = (activity: BaselineActivityName, idPrefix: string, count = options.items) => async () => {
       const input: BaselineBatchInput = { count, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
@@ -166,7 +167,6 @@ async function main(): Promise<void> {
       });
     }
     const samples = rounds.flatMap((r) => [r.raw, r.rawAgent, r.deerflow]);
-    const several = options.rounds > 1;
     console.log(
       table(
         [...(several ? ['round'] : []), 'variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],
