@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { NativeConnection } from '@temporalio/worker';
 import { stringify } from 'yaml';
 import { DeerFlowClient, MAX_CONCURRENT_CEILING } from '../src/client';
@@ -14,8 +14,8 @@ export const MAX_TOTAL_PER_RUN_CEILING = 50;
 
 /** Settings of the deerflow side of the benchmark. */
 export interface DeerflowBenchOptions {
+  /** The workers' connection; the client starts runs on it too, eagerly, as `npm start` does. */
   readonly connection: NativeConnection;
-  readonly temporal: Client;
   readonly namespace: string;
   /** Folder for config, scenarios and the SQLite store (the caller deletes it). */
   readonly dir: string;
@@ -168,7 +168,8 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
     throw err;
   }
   const running = workers.run();
-  const client = new DeerFlowClient(options.temporal, loaded.config, { agents: stores.agents });
+  const temporal = new Client({ connection: options.connection, namespace: options.namespace });
+  const client = new DeerFlowClient(temporal, loaded.config, { agents: stores.agents }, { eagerStart: true });
   let sequence = 0;
 
   return {

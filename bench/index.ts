@@ -313,7 +313,6 @@ async function main(): Promise<void> {
     });
     const deerflow: DeerflowBench = await createDeerflowBench({
       connection: nativeConnection,
-      temporal: client,
       namespace: server.namespace,
       dir,
       taskCounts: options.tasks,

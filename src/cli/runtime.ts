@@ -60,11 +60,11 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     // down after the connections and workers (cleanups run in reverse), so their last spans go out.
     const tracing = startConfiguredTracing(config.telemetry);
     if (tracing !== null) cleanups.push(() => tracing.shutdown());
-    const connection = await Connection.connect(connectionOptions);
-    cleanups.push(() => connection.close());
-    const temporal = new Client({ connection, namespace, ...(tracing === null ? {} : { interceptors: clientTracingInterceptors() }) });
-
-    if (options.withWorkers || server !== null) {
+    // With workers here, the client shares their connection, so runs and batches start eagerly:
+    // their first workflow task goes straight to this process's workflow worker.
+    const withWorkers = options.withWorkers || server !== null;
+    let connection: Connection | NativeConnection;
+    if (withWorkers) {
       const workerConnection = await NativeConnection.connect(connectionOptions);
       cleanups.push(() => workerConnection.close());
       const workers: DeerflowWorkers = await createWorkers({ connection: workerConnection, namespace, loaded: options.loaded, stores, tracing });
@@ -73,10 +73,21 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
         workers.shutdown();
         await running;
       });
+      connection = workerConnection;
+    } else {
+      const clientConnection = await Connection.connect(connectionOptions);
+      cleanups.push(() => clientConnection.close());
+      connection = clientConnection;
     }
+    const temporal = new Client({ connection, namespace, ...(tracing === null ? {} : { interceptors: clientTracingInterceptors() }) });
     return {
       temporal,
-      deerflow: new DeerFlowClient(temporal, config, { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads }),
+      deerflow: new DeerFlowClient(
+        temporal,
+        config,
+        { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads },
+        { eagerStart: withWorkers },
+      ),
       stores,
       namespace,
       uiUrl: server?.uiUrl ?? config.temporal.ui_url,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Client, WorkflowHandle, WorkflowHandleWithFirstExecutionRunId } from '@temporalio/client';
+import type { Client, WorkflowHandle, WorkflowHandleWithStartDetails } from '@temporalio/client';
 import type { AppConfig } from '../config';
 import { WorkflowExecutionAlreadyStartedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { AgentDefinitionStore } from '../store/agent-definition-store';
@@ -34,8 +34,11 @@ export interface StartedRun {
   readonly runId: string;
   readonly threadId: string;
   readonly input: LeadRunInput;
-  /** Its results and `firstExecutionRunId` follow the run across continue-as-new. */
-  readonly handle: WorkflowHandleWithFirstExecutionRunId;
+  /**
+   * Its results and `firstExecutionRunId` follow the run across continue-as-new; `eagerlyStarted`
+   * says whether a worker of this process took its first workflow task at start.
+   */
+  readonly handle: WorkflowHandleWithStartDetails;
 }
 
 export type StartRunRequest = Omit<RunRequest, 'runId' | 'threadId'> & { runId?: string; threadId?: string };
@@ -47,6 +50,8 @@ export interface StartedBatch {
   readonly itemCount: number;
   readonly input: BatchWorkflowInput;
   readonly handle: WorkflowHandle;
+  /** Whether a worker of this process took the batch's first workflow task at start (see `eagerStart`). */
+  readonly eagerlyStarted: boolean;
 }
 
 /** What {@link DeerFlowClient.startBatch} takes: the batch id and parent model are optional. */
@@ -65,6 +70,20 @@ export interface DeerFlowClientStores {
    * user and refuse another user's; without it nothing is claimed or checked.
    */
   readonly threads?: ThreadOwnerStore | null;
+}
+
+/** How a {@link DeerFlowClient} starts workflows. */
+export interface DeerFlowClientOptions {
+  /**
+   * Ask for Temporal's eager workflow start: the cluster hands a new run's (or batch's) first
+   * workflow task straight to a workflow worker of this process in its answer to the start, which
+   * spares the task queue round trip. Only for a `Client` built on the `NativeConnection` of this
+   * process's `deerflow` queue worker (the SDK refuses it on any other connection); with no free
+   * local worker slot the start is an ordinary one. If the process dies right after a start, that
+   * task is retried elsewhere once the workflow task timeout (10 s) passes.
+   * @default false
+   */
+  readonly eagerStart?: boolean;
 }
 
 /** A batch that does not exist for this owner (missing, or someone else's). */
@@ -102,16 +121,19 @@ export class DeerFlowClient {
   private readonly events: RunEventStore | null;
   private readonly batches: BatchStore | null;
   private readonly threads: ThreadOwnerStore | null;
+  private readonly eagerStart: boolean;
 
   constructor(
     private readonly temporal: Client,
     private readonly config: AppConfig,
     stores: DeerFlowClientStores = {},
+    options: DeerFlowClientOptions = {},
   ) {
     this.agents = stores.agents ?? null;
     this.events = stores.events ?? null;
     this.batches = stores.batches ?? null;
     this.threads = stores.threads ?? null;
+    this.eagerStart = options.eagerStart ?? false;
   }
 
   /**
@@ -131,7 +153,7 @@ export class DeerFlowClient {
     // ever lands in another user's thread).
     if (this.threads !== null) await claimThread(this.threads, input.threadId, input.userId, 'run');
     const options = leadRunStartOptions(input);
-    const handle = await this.temporal.workflow.start(WORKFLOW_TYPES.leadRun, options);
+    const handle = await this.temporal.workflow.start(WORKFLOW_TYPES.leadRun, { ...options, requestEagerStart: this.eagerStart });
     const { workflowId } = options;
     return { workflowId, runId: input.runId, threadId: input.threadId, input, handle };
   }
@@ -232,12 +254,13 @@ export class DeerFlowClient {
     await batches.createBatch(built.create, { maxItems: built.maxItems });
     const options = batchStartOptions(built.workflow);
     const { workflowId } = options;
+    let eagerlyStarted = false;
     try {
-      await this.temporal.workflow.start(WORKFLOW_TYPES.batch, options);
+      ({ eagerlyStarted } = await this.temporal.workflow.start(WORKFLOW_TYPES.batch, { ...options, requestEagerStart: this.eagerStart }));
     } catch (err) {
       if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw err;
     }
-    return { batchId: id, workflowId, itemCount: built.create.items.length, input: built.workflow, handle: this.temporal.workflow.getHandle(workflowId) };
+    return { batchId: id, workflowId, itemCount: built.create.items.length, input: built.workflow, handle: this.temporal.workflow.getHandle(workflowId), eagerlyStarted };
   }
 
   /** The batch with its counts, or null when it is missing or not `ownerId`'s. */

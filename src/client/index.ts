@@ -1,7 +1,7 @@
 export { DeerFlowClient, BatchNotFoundError, RunNotWaitingError, TaskNotCancellableError, TaskNotExtendableError } from './deerflow-client';
 export { streamRunEvents } from './stream-run-events';
 export type { StreamRunEventsOptions } from './stream-run-events';
-export type { StartedRun, StartRunRequest, StartedBatch, StartBatchRequest, DeerFlowClientStores } from './deerflow-client';
+export type { StartedRun, StartRunRequest, StartedBatch, StartBatchRequest, DeerFlowClientStores, DeerFlowClientOptions } from './deerflow-client';
 export { buildBatch, BatchRequestSchema, BatchRequestItemSchema } from '../registry';
 export type { BatchRequest, BuiltBatch } from '../registry';
 export {

@@ -1,4 +1,4 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { DeerFlowClient } from '../client';
 import { loadConfig, type LoadedConfig } from '../config';
@@ -65,23 +65,29 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
       sqliteSynchronous: config.store.sqlite_synchronous,
     });
     cleanups.push(() => stores.close());
-    const connection = await Connection.connect({ address: server.address });
+    // One connection for the workers and the client, as `npm start` has: runs and batches start
+    // eagerly on this environment's workflow worker when it serves the workflow queue.
+    const connection = await NativeConnection.connect({ address: server.address });
     cleanups.push(() => connection.close());
-    const client = new Client({ connection, namespace: server.namespace });
-    const workerConnection = await NativeConnection.connect({ address: server.address });
-    cleanups.push(() => workerConnection.close());
-    const workers = await createWorkers({ connection: workerConnection, namespace: server.namespace, loaded, stores, queues: options.queues ?? 'all' });
+    const queues = options.queues ?? 'all';
+    const workers = await createWorkers({ connection, namespace: server.namespace, loaded, stores, queues });
     const running = workers.run();
     cleanups.push(async () => {
       workers.shutdown();
       await running;
     });
+    const client = new Client({ connection, namespace: server.namespace });
     return {
       address: server.address,
       namespace: server.namespace,
       uiUrl: server.uiUrl,
       client,
-      deerflow: new DeerFlowClient(client, config, { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads }),
+      deerflow: new DeerFlowClient(
+        client,
+        config,
+        { agents: stores.agents, events: stores.events, batches: stores.batches, threads: stores.threads },
+        { eagerStart: queues !== 'subagents' },
+      ),
       stores,
       loaded,
       workers,
