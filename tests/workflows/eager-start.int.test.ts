@@ -19,7 +19,7 @@ function clientOnWorkerConnection(harness: Harness, eagerStart: boolean): DeerFl
   return new DeerFlowClient(temporalClient, harness.loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches }, { eagerStart });
 }
 
-test('a run started with eagerStart on its workers connection hands its first workflow task to them and completes', async () => {
+test("a run started with eagerStart on its workers' connection hands its first workflow task to them and completes", async () => {
   const harness = await temporal.start(oneTask);
   const started = await clientOnWorkerConnection(harness, true).startRun({ message: 'go', userId: 'u' });
   expect(started.handle.eagerlyStarted).toBe(true);
