@@ -11,12 +11,15 @@ const oneTask = {
   subagents: [{ match: '*', turns: [{ content: 'did it' }] }],
 };
 
-/** A DeerFlowClient on the connection the harness's workers poll with, as `npm start` builds it. */
-function clientOnWorkerConnection(harness: Harness, eagerStart: boolean): DeerFlowClient {
+/** A Temporal client on the connection the harnesses' workers poll with, as `npm start` builds it. */
+function temporalOnWorkerConnection(): Client {
   const env = temporal.env();
-  const temporalClient = new Client({ connection: env.nativeConnection, namespace: env.namespace ?? 'default' });
+  return new Client({ connection: env.nativeConnection, namespace: env.namespace ?? 'default' });
+}
+
+function clientOnWorkerConnection(harness: Harness, eagerStart: boolean): DeerFlowClient {
   const { stores } = harness;
-  return new DeerFlowClient(temporalClient, harness.loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches }, { eagerStart });
+  return new DeerFlowClient(temporalOnWorkerConnection(), harness.loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches }, { eagerStart });
 }
 
 test("a run started with eagerStart on its workers' connection hands its first workflow task to them and completes", async () => {
@@ -55,9 +58,7 @@ test('with no workflow worker on the connection an eager start is an ordinary on
   // This process serves the subagent queues only: no local worker can take the workflow task.
   const harness = await temporal.start(oneTask, {}, { queues: 'subagents' });
   const input = buildLeadRunInput(harness.loaded.config, { message: 'go', threadId: 'eager-fallback', runId: 'run-1', userId: 'u' });
-  const env = temporal.env();
-  const onWorkerConnection = new Client({ connection: env.nativeConnection, namespace: env.namespace ?? 'default' });
-  const handle = await onWorkerConnection.workflow.start(WORKFLOW_TYPES.leadRun, { ...leadRunStartOptions(input), requestEagerStart: true });
+  const handle = await temporalOnWorkerConnection().workflow.start(WORKFLOW_TYPES.leadRun, { ...leadRunStartOptions(input), requestEagerStart: true });
   expect(handle.eagerlyStarted).toBe(false);
   // Started, and its first workflow task scheduled on the queue; none took it.
   const events = (await handle.fetchHistory()).events ?? [];

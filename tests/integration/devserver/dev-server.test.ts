@@ -6,8 +6,9 @@ import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { SearchAttributeType, type SearchAttributePair } from '@temporalio/common';
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
-import { CUSTOM_SEARCH_ATTRIBUTES } from '../../../src/contracts/search-attributes';
+import { CUSTOM_SEARCH_ATTRIBUTES, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_SUBAGENTS } from '../../../src/contracts/search-attributes';
 import { resolveTemporalCli, startDevServer, type DevServer } from '../../../src/devserver';
+import { waitFor } from '../../support/use-temporal';
 
 function portOf(address: string): number {
   return Number(address.slice(address.lastIndexOf(':') + 1));
@@ -106,14 +107,14 @@ describe('startDevServer (real temporal CLI)', () => {
       typedSearchAttributes: pairs,
     });
     try {
-      const query = "DeerflowRunStatus = 'value-DeerflowRunStatus' AND DeerflowSubagents = 'listed' AND DeerflowItemsTotal = 7";
-      const deadline = Date.now() + 15_000;
+      const query = `${SA_RUN_STATUS.name} = 'value-${SA_RUN_STATUS.name}' AND ${SA_SUBAGENTS.name} = 'listed' AND ${SA_ITEMS_TOTAL.name} = 7`;
       let found: string[] = [];
-      while (found.length === 0 && Date.now() < deadline) {
+      // Visibility lags the start.
+      await waitFor(async () => {
         found = [];
         for await (const execution of client.workflow.list({ query })) found.push(execution.workflowId);
-        if (found.length === 0) await new Promise((resolve) => setTimeout(resolve, 200));
-      }
+        return found.length > 0;
+      }, 15_000).catch(() => undefined);
       expect(found).toEqual(['dev-server-test-search-attributes']);
       const described = await handle.describe();
       for (const pair of pairs) expect({ name: pair.key.name, value: described.typedSearchAttributes.get(pair.key) }).toEqual({ name: pair.key.name, value: pair.value });

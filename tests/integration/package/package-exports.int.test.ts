@@ -75,7 +75,7 @@ test('a TypeScript user type-checks against the entries through the exports map'
   run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], 120_000);
 });
 
-test('createTestEnvironment from the built testing entry runs a lead run started with a plain Temporal client', () => {
+test('createTestEnvironment from the built testing entry runs a lead run started with a plain Temporal client, and starts its own runs eagerly', () => {
   writeFileSync(join(dir, 'scenario.yaml'), stringify({ lead: [{ content: 'hello from the package' }] }));
   writeFileSync(
     join(dir, 'config.yaml'),
@@ -93,7 +93,10 @@ const { createTestEnvironment } = require('deerflow-temporal/testing');
     const input = buildLeadRunInput(env.loaded.config, { message: 'hi', threadId: 'pkg-thread', runId: 'run-1' });
     const handle = await env.client.workflow.start(WORKFLOW_TYPES.leadRun, leadRunStartOptions(input));
     const state = await handle.result();
-    process.stdout.write(JSON.stringify({ status: state.status, brief: state.finalMessageBrief }));
+    // Its DeerFlowClient shares the workers' connection: the run's first workflow task goes to them at start.
+    const own = await env.deerflow.startRun({ message: 'hi', threadId: 'pkg-thread-2' });
+    const ownState = await own.handle.result();
+    process.stdout.write(JSON.stringify({ status: state.status, brief: state.finalMessageBrief, eager: own.handle.eagerlyStarted, ownStatus: ownState.status }));
   } finally {
     await env.teardown();
   }
@@ -103,5 +106,5 @@ const { createTestEnvironment } = require('deerflow-temporal/testing');
   const cli = resolveTemporalCli().path;
   if (cli === null) throw new Error('no temporal CLI for the dev server: run `npm run temporal:install`');
   const out = run(process.execPath, ['consumer.js'], 120_000, { [TEMPORAL_CLI_PATH_ENV]: cli, TEMPORAL_ADDRESS: '', DEERFLOW_CONFIG: '' });
-  expect(JSON.parse(out)).toEqual({ status: 'completed', brief: 'hello from the package' });
+  expect(JSON.parse(out)).toEqual({ status: 'completed', brief: 'hello from the package', eager: true, ownStatus: 'completed' });
 }, 150_000);
