@@ -26,15 +26,26 @@ const now = (): string => new Date().toISOString();
 
 /** SQLite implementation of {@link AgentDefinitionStore}. */
 export class SqliteAgentDefinitionStore implements AgentDefinitionStore {
-  constructor(private readonly db: SqliteDatabase) {}
+  // Reads prepared once: every subagent execution lists the subagents, every lead step the lead agents.
+  readonly #listSubagents;
+  readonly #getSubagent;
+  readonly #listLeadAgents;
+  readonly #getLeadAgent;
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.#listSubagents = db.prepare<[], Row>('SELECT * FROM managed_subagents ORDER BY name');
+    this.#getSubagent = db.prepare<[string], Row>('SELECT * FROM managed_subagents WHERE name = ?');
+    this.#listLeadAgents = db.prepare<[], Row>('SELECT * FROM managed_lead_agents ORDER BY name');
+    this.#getLeadAgent = db.prepare<[string], Row>('SELECT * FROM managed_lead_agents WHERE name = ?');
+  }
 
   async listSubagents(): Promise<ManagedSubagent[]> {
-    const rows = this.db.prepare('SELECT * FROM managed_subagents ORDER BY name').all() as Row[];
+    const rows = this.#listSubagents.all();
     return rows.map((r) => toManagedSubagent(fromRow(r)));
   }
 
   async getSubagent(name: string): Promise<ManagedSubagent | null> {
-    const row = this.db.prepare('SELECT * FROM managed_subagents WHERE name = ?').get(name) as Row | undefined;
+    const row = this.#getSubagent.get(name);
     return row ? toManagedSubagent(fromRow(row)) : null;
   }
 
@@ -73,12 +84,12 @@ export class SqliteAgentDefinitionStore implements AgentDefinitionStore {
   }
 
   async listLeadAgents(): Promise<ManagedLeadAgent[]> {
-    const rows = this.db.prepare('SELECT * FROM managed_lead_agents ORDER BY name').all() as Row[];
+    const rows = this.#listLeadAgents.all();
     return rows.map((r) => toManagedLeadAgent(fromRow(r)));
   }
 
   async getLeadAgent(name: string): Promise<ManagedLeadAgent | null> {
-    const row = this.db.prepare('SELECT * FROM managed_lead_agents WHERE name = ?').get(name) as Row | undefined;
+    const row = this.#getLeadAgent.get(name);
     return row ? toManagedLeadAgent(fromRow(row)) : null;
   }
 

@@ -4,14 +4,16 @@ import type { SqliteGroupCommit } from './sqlite-group-commit';
 
 /** SQLite implementation of {@link TaskResultStore}. */
 export class SqliteTaskResultStore implements TaskResultStore {
-  // Prepared once: every subagent execution writes a result.
+  // Prepared once: every subagent execution writes a result, and the write of its end reads it.
   readonly #put;
+  readonly #get;
 
   constructor(
-    private readonly db: SqliteDatabase,
+    db: SqliteDatabase,
     private readonly group: SqliteGroupCommit,
   ) {
     this.#put = db.prepare<[string, string, string, number, string]>('INSERT OR REPLACE INTO task_results (ref, run_id, task_id, attempt, text) VALUES (?, ?, ?, ?, ?)');
+    this.#get = db.prepare<[string], { text: string }>('SELECT text FROM task_results WHERE ref = ?');
   }
 
   async putResult(entry: { threadId: string; runId: string; taskId: string; attempt: number; text: string }): Promise<string> {
@@ -21,7 +23,7 @@ export class SqliteTaskResultStore implements TaskResultStore {
   }
 
   async getResult(ref: string): Promise<string | null> {
-    const row = this.db.prepare('SELECT text FROM task_results WHERE ref = ?').get(ref) as { text: string } | undefined;
+    const row = this.#get.get(ref);
     return row?.text ?? null;
   }
 }

@@ -18,13 +18,18 @@ interface Row {
 export class SqliteThreadMessageStore implements ThreadMessageStore {
   readonly #insert;
   readonly #replace;
+  // Reads prepared once too: every model step lists its thread, every subagent execution reads its call.
+  readonly #get;
+  readonly #list;
 
   constructor(
-    private readonly db: SqliteDatabase,
+    db: SqliteDatabase,
     private readonly group: SqliteGroupCommit,
   ) {
     this.#insert = db.prepare<[string, string, string, string]>('INSERT OR IGNORE INTO thread_messages (thread_id, run_id, key, message) VALUES (?, ?, ?, ?)');
     this.#replace = db.prepare<[string, string, string]>('UPDATE thread_messages SET message = ? WHERE thread_id = ? AND key = ?');
+    this.#get = db.prepare<[string, string], Pick<Row, 'message'>>('SELECT message FROM thread_messages WHERE thread_id = ? AND key = ?');
+    this.#list = db.prepare<[string], Row>('SELECT thread_id, run_id, key, message FROM thread_messages WHERE thread_id = ? ORDER BY seq');
   }
 
   async putMessageIfAbsent(record: ThreadMessageRecord): Promise<{ inserted: boolean }> {
@@ -46,16 +51,12 @@ export class SqliteThreadMessageStore implements ThreadMessageStore {
   }
 
   async getMessage(threadId: string, key: string): Promise<StoredMessage | null> {
-    const row = this.db
-      .prepare('SELECT message FROM thread_messages WHERE thread_id = ? AND key = ?')
-      .get(threadId, key) as Pick<Row, 'message'> | undefined;
+    const row = this.#get.get(threadId, key);
     return row ? (JSON.parse(row.message) as StoredMessage) : null;
   }
 
   async listMessages(threadId: string): Promise<ThreadMessageRecord[]> {
-    const rows = this.db
-      .prepare('SELECT thread_id, run_id, key, message FROM thread_messages WHERE thread_id = ? ORDER BY seq')
-      .all(threadId) as Row[];
+    const rows = this.#list.all(threadId);
     return rows.map((r) => ({
       threadId: r.thread_id,
       runId: r.run_id,
