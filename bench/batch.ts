@@ -27,6 +27,7 @@ import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
 import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
+import { rotated } from './measure';
 import { cpuSpan, processCpuReader } from './process-cpu';
 import { fixed, median, table } from './stats';
 
@@ -37,7 +38,7 @@ interface Options {
   readonly items: number;
   readonly live: number;
   readonly running: number;
-  /** Times the three variants run, one after the other each time; ratios are taken per round. */
+  /** Times the three variants run, one after the other each time, in a rotated order (see `rotated`); ratios are taken per round. */
   readonly rounds: number;
   readonly history: boolean;
   /** Items of one more raw and one more deerflow batch, each run under the CPU profiler (CPU per item by phase), if any. */
@@ -59,7 +60,7 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--items <n>', 'items in the batch (and children in the baseline)', positiveInt('--items', 100_000), 5000)
     .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
     .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
-    .option('--rounds <n>', 'run the three variants this many times, alternating, and report the median of the per-round ratios', positiveInt('--rounds', 20), 1)
+    .option('--rounds <n>', 'run the three variants this many times, each round in a rotated order (a multiple of 3 puts each in each place equally often), and report the median of the per-round ratios', positiveInt('--rounds', 20), 1)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
     .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', positiveInt('--profile', 100_000))
     .showHelpAfterError();
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     const several = options.rounds > 1;
     console.log(
       `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once` +
-        (several ? `; ${options.rounds} rounds of the three variants, one after the other` : ''),
+        (several ? `; ${options.rounds} rounds of the three variants, one after the other, each round in a rotated order` : ''),
     );
     const rawBatch = (activity: BaselineActivityName, idPrefix: string, count = options.items) => async () => {
       const input: BaselineBatchInput = { count, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
@@ -158,15 +159,23 @@ async function main(): Promise<void> {
       if (final.counts.completed !== items) throw new Error(`batch completed ${final.counts.completed} of ${items}: ${JSON.stringify(final.counts)}`);
       return `${final.continuedRuns} continue-as-new`;
     };
+    const variants: readonly { key: keyof Round; label: string; run: () => Promise<string> }[] = [
+      { key: 'raw', label: 'raw child workflow + activity', run: rawBatch('noop', RAW_ID_PREFIX) },
+      { key: 'rawAgent', label: 'raw + in-process agent', run: rawBatch('agentTask', 'bench-baseline-agent-batch-') },
+      { key: 'deerflow', label: 'deerflow batch', run: () => deerflowBatch(options.items) },
+    ];
     const rounds: Round[] = [];
+    // In the order they ran, for the table.
+    const samples: Sample[] = [];
     for (let round = 1; round <= options.rounds; round++) {
-      rounds.push({
-        raw: await timed(round, 'raw child workflow + activity', serverCpu, rawBatch('noop', RAW_ID_PREFIX)),
-        rawAgent: await timed(round, 'raw + in-process agent', serverCpu, rawBatch('agentTask', 'bench-baseline-agent-batch-')),
-        deerflow: await timed(round, 'deerflow batch', serverCpu, () => deerflowBatch(options.items)),
-      });
+      const measured: Partial<Record<keyof Round, Sample>> = {};
+      for (const v of rotated(variants, round - 1)) {
+        const sample = await timed(round, v.label, serverCpu, v.run);
+        measured[v.key] = sample;
+        samples.push(sample);
+      }
+      rounds.push({ raw: measured.raw!, rawAgent: measured.rawAgent!, deerflow: measured.deerflow! });
     }
-    const samples = rounds.flatMap((r) => [r.raw, r.rawAgent, r.deerflow]);
     console.log(
       table(
         [...(several ? ['round'] : []), 'variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],

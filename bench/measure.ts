@@ -43,12 +43,25 @@ export async function measure(variant: Variant, record: boolean, serverCpu: Serv
 }
 
 /**
- * `warmup` unmeasured then `reps` measured repetitions of every variant, interleaved (A, B, C, A,
- * B, C, ...) so that drift in machine load hits all of them alike.
+ * `items` starting at index `by` (modulo their count), wrapping around: round r of a benchmark runs
+ * its variants in `rotated(variants, r)`, so each takes each place in the order equally often.
+ * The place matters on one dev server: work a variant leaves behind (timeout timers that come due
+ * 10 s to minutes later, a larger database) slows the variant that runs after it.
+ */
+export function rotated<T>(items: readonly T[], by: number): T[] {
+  if (items.length === 0) return [];
+  const start = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
+/**
+ * `warmup` unmeasured then `reps` measured repetitions of every variant, interleaved and rotated
+ * (A, B, C, B, C, A, C, A, B, ...) so that drift in machine load, and what one variant leaves
+ * behind on the server, hit all of them alike.
  */
 export async function measureInterleaved(variants: readonly Variant[], warmup: number, reps: number, serverCpu?: ServerCpuReader): Promise<void> {
-  for (let i = 0; i < warmup; i++) for (const v of variants) await measure(v, false, serverCpu);
-  for (let i = 0; i < reps; i++) for (const v of variants) await measure(v, true, serverCpu);
+  for (let i = 0; i < warmup; i++) for (const v of rotated(variants, i)) await measure(v, false, serverCpu);
+  for (let i = 0; i < reps; i++) for (const v of rotated(variants, warmup + i)) await measure(v, true, serverCpu);
 }
 
 /** Each sample's `field` divided by `units` (tasks, calls). */
