@@ -43,14 +43,13 @@ export async function measure(variant: Variant, record: boolean, serverCpu: Serv
 }
 
 /**
- * `items` starting at index `by` (modulo their count), wrapping around: round r of a benchmark runs
- * its variants in `rotated(variants, r)`, so each takes each place in the order equally often.
+ * `items` starting at index `round` (modulo their count), wrapping around: round r of a benchmark
+ * runs its variants in `rotated(variants, r)`, so each takes each place in the order equally often.
  * The place matters on one dev server: work a variant leaves behind (timeout timers that come due
  * 10 s to minutes later, a larger database) slows the variant that runs after it.
  */
-export function rotated<T>(items: readonly T[], by: number): T[] {
-  if (items.length === 0) return [];
-  const start = ((by % items.length) + items.length) % items.length;
+export function rotated<T>(items: readonly T[], round: number): T[] {
+  const start = round % Math.max(items.length, 1);
   return [...items.slice(start), ...items.slice(0, start)];
 }
 
