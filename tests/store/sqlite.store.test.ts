@@ -58,15 +58,18 @@ describe('SQLite file', () => {
       // A timer, not a spin loop: spinning children would starve the one holding the lock.
       `setTimeout(() => m.openSqliteDatabase(${JSON.stringify(join(dataDir, 'deerflow.db'))}).close(), Math.max(0, ${startAt} - Date.now()));`,
     ].join('\n');
-    const exits = await Promise.all(
+    // A child's end in full (a signal, what it printed on stderr), so a failure says how it ended.
+    const ends = await Promise.all(
       Array.from({ length: 6 }, () =>
-        new Promise<number | null>((resolve) => {
-          const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'ignore', 'inherit'] });
-          child.on('close', resolve);
+        new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve) => {
+          const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-e', script], { cwd: join(__dirname, '..', '..'), stdio: ['ignore', 'ignore', 'pipe'] });
+          let stderr = '';
+          child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+          child.on('close', (code, signal) => resolve({ code, signal, stderr }));
         }),
       ),
     );
-    expect(exits).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(ends).toEqual(Array.from({ length: 6 }, () => ({ code: 0, signal: null, stderr: '' })));
   });
 
   it('processes claiming one new thread at the same instant agree on one owner', async () => {
