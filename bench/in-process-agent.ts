@@ -20,9 +20,10 @@ const SUBAGENT_TYPE = 'general-purpose';
 
 /**
  * Runs `tasks` subagent tasks at once on the scripted model `modelName` of `loaded` (the config
- * the deerflow workers use), built and streamed per task as `runSubagent` does (a fresh model and
- * agent, `streamMode: 'values'`, the task prompt as the only human message, with the date reminder
- * in the `middleware` flavour) but with no checkpointer and no callbacks, and with no tools unless
+ * the deerflow workers use), built and streamed per task as a plain LangChain program would (a
+ * fresh model and agent per task, where `runSubagent` keeps one agent per shape and concurrent
+ * execution; `streamMode: 'values'`, the task prompt as the only human message, with the date
+ * reminder in the `middleware` flavour) with no checkpointer and no callbacks, and with no tools unless
  * `withTools` (then the subagent's workspace tools, as `runSubagent` gives them, for scenarios whose
  * subagents call them). Throws unless every task answered the scripted answer.
  */
@@ -32,7 +33,7 @@ export async function runInProcessAgents(loaded: LoadedConfig, modelName: string
   if (def === null) throw new Error(`subagent type '${SUBAGENT_TYPE}' is not defined`);
   const runTask = async (index: number): Promise<void> => {
     const taskPrompt = benchTaskPrompt(index);
-    // Built per task, as in deerflow: the chain's guards keep per-run state.
+    // Built per task: the anchor pays what one self-contained agent run costs.
     const middleware: AgentMiddleware[] = flavour === 'middleware' ? buildSubagentMiddleware({ config, agentName: def.name }) : [];
     const tools = withTools
       ? createAgentTools({ workspace: new ThreadWorkspace(config.store.data_dir, 'in-process'), sandbox: config.sandbox, webFetch: config.web_fetch, names: null }).filter((t) =>

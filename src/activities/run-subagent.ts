@@ -2,10 +2,11 @@ import type { BaseMessage } from '@langchain/core/messages';
 import { GraphRecursionError } from '@langchain/langgraph';
 import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
-import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
-import { createAgent, type AgentMiddleware } from 'langchain';
+import type { BaseChatModel } from '@langchain/core/language_models/chat_models';
+import type { StructuredToolInterface } from '@langchain/core/tools';
+import { createAgent } from 'langchain';
 import { recursionLimitForTurns } from '../middleware/turn-recursion-limit';
-import { buildSubagentMiddleware, consumeStopReason, stopReasonGuards, subagentInputMessages } from '../middleware/agent';
+import { buildSubagentMiddleware, consumeStopReason, resetGuards, stopReasonGuards, subagentInputMessages } from '../middleware/agent';
 import {
   boundText,
   executionScopeOf,
@@ -26,7 +27,11 @@ import { withToolReceipts } from '../receipts/agent';
 import { buildSkillsSection, getOrNewUserSkillStorage, intersectSkillAllowlists, loadSubagentSkills, SKILLS_VIRTUAL_ROOT, type SkillMetadata } from '../skills';
 import { createAgentTools, ThreadWorkspace } from '../tools';
 import type { McpToolEntry } from '../mcp';
+import type { ModelRole } from '../models';
 import type { ActivityDeps } from './activity-deps';
+import { AgentPool, identityOf } from './agent-pool';
+import { BoundCheckpoints } from './bound-checkpoints';
+import { ExecutionSlot, executionSlotMiddleware } from './execution-slot';
 import { isWorkerShutdownFailure, rethrowIfCancelled, withHeartbeats } from './heartbeat';
 import { StepEventBuffer } from './step-event-buffer';
 import { parseActivityInput } from './parse-activity-input';
@@ -64,6 +69,8 @@ export type SubagentExecutor = (input: SubagentTaskInput, options?: { readonly d
 /** Builds the {@link SubagentExecutor} of one worker (it keeps the lead responses it parsed). */
 export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
   const leadTurns = new LeadTurnCalls(deps.stores.messages);
+  // As many agents kept as executions can run at once on one of this worker's queues.
+  const agents = new AgentPool<PooledSubagentAgent>(deps.config.subagent_runtime.max_running);
   return async function executeSubagent(input: SubagentTaskInput, options: { readonly deadlineSeconds?: number } = {}): Promise<SubagentExecutionResult> {
     const scope = executionScopeOf(input);
     // Definitions are read when the task executes; the run's policy and catalog were snapshotted at
@@ -141,6 +148,19 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
         : fixedDeadline !== undefined
           ? armTaskDeadline(fixedDeadline, async () => fixedDeadline)
           : null;
+    // The pooled agent of this execution; back to the pool only once its graph ended cleanly (a
+    // failed or cancelled one may still have a call of this execution running on it).
+    let pooled: PooledSubagentAgent | null = null;
+    let pooledKey = '';
+    const release = (outcome: Outcome): Outcome => {
+      if (pooled !== null) {
+        resetGuards(pooled.middleware);
+        pooled.slot.unbind();
+        agents.give(pooledKey, pooled);
+        pooled = null;
+      }
+      return outcome;
+    };
     try {
       const outcome = await withHeartbeats(async (cancelled) => {
         const signal = deadline === null ? cancelled : AbortSignal.any([cancelled, deadline.signal]);
@@ -149,29 +169,49 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
           : undefined;
         // Loaded once: the prompt lists them and the skill tool policy enforces their allowed_tools.
         const skills = await loadSubagentSkills({ dataDir: deps.config.store.data_dir, userId: input.userId, allowlist: intersectSkillAllowlists(input.availableSkills, def.skills) });
+        // One look at the connected MCP servers for the whole build (a reconnect replaces their tools).
+        const mcp = deps.mcp?.entries() ?? [];
         // With tool_search on, its MCP tools wait behind it; promotions last for this task only.
-        const deferred = subagentDeferredTools(deps.config, def, deps.mcp?.entries() ?? []);
-        const deferredTools = deferred === null ? undefined : { deferred, maxResults: deps.config.tool_search.max_results };
-        const chain = buildSubagentMiddleware({ config: deps.config, agentName: def.name, summaryModel, skills, deferredTools });
-        // Spans innermost: one per provider call and per tool execution, with the task's ids.
-        const spans = agentSpansMiddleware({ ids: deerflowIdsOf(input), model: modelName, agent: def.name });
-        const middleware = [
-          ...(receiptsEnabled ? withToolReceipts(chain) : chain),
-          // A tool round's receipts are new evidence for the run before the next model call.
-          reporter.flushBeforeCalls((conversation) => {
-            // Harvested already when the stream has caught up with the graph.
-            if (receipts === null || (conversation.length === messages.length && conversation.at(-1)?.id === messages.at(-1)?.id)) return;
-            const known = receipts.receipts.length;
-            receipts.observe(conversation);
-            if (receipts.receipts.length !== known) reporter.publish(progress());
+        const deferred = subagentDeferredTools(deps.config, def, mcp) ?? [];
+        const shape: SubagentShape = {
+          def,
+          modelName,
+          role: { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt },
+          tools: subagentTools(deps, input, def, skills, mcp),
+          systemPrompt: renderSubagentSystemPrompt(def.systemPrompt, {
+            receiptsEnabled,
+            hasAcceptanceCriteria: taskMessage.hasCriteria,
+            skillsSection: buildSkillsSection(skills),
+            deferredToolsSection: buildDeferredToolsSection(deferred),
           }),
-          ...(checkpoints === null ? [] : [checkpoints.storeBeforeCalls()]),
-          spans,
-        ];
-        const guards = stopReasonGuards(middleware);
+          skills,
+          deferred,
+          checkpoints: checkpoints !== null,
+        };
+        pooledKey = shapeKey(shape, mcp);
+        pooled = agents.take(pooledKey, () => buildPooledAgent(deps, shape));
+        pooled.slot.bind({
+          model: deps.createModel(modelName, shape.role, [usage]),
+          tools: executionTools(shape.tools, pooled.toolNames),
+          summaryModel,
+          wrappers: [
+            // A tool round's receipts are new evidence for the run before the next model call.
+            reporter.flushBeforeCalls((conversation) => {
+              // Harvested already when the stream has caught up with the graph.
+              if (receipts === null || (conversation.length === messages.length && conversation.at(-1)?.id === messages.at(-1)?.id)) return;
+              const known = receipts.receipts.length;
+              receipts.observe(conversation);
+              if (receipts.receipts.length !== known) reporter.publish(progress());
+            }),
+            ...(checkpoints === null ? [] : [checkpoints.storeBeforeCalls()]),
+            // Spans innermost: one per provider call and per tool execution, with the task's ids.
+            agentSpansMiddleware({ ids: deerflowIdsOf(input), model: modelName, agent: def.name }),
+          ],
+          checkpointer: checkpoints,
+        });
+        const { agent, middleware, guards } = pooled;
         // One key per execution: guards keep per-run state, and a retry is a new run.
         const runKey = `${scope.runId}:${scope.taskId}#${input.attempt}`;
-        const agent = await buildAgent(deps, input, def, modelName, prompt, middleware, taskMessage.hasCriteria, checkpoints, skills, deferred ?? [], usage);
         const cursor = newStepCursor();
         // The steps taken over are neither run nor reported again; the first new one says where it resumed.
         captureNewStepMessages(messages, cursor);
@@ -204,11 +244,11 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
           }
         } catch (err) {
           rethrowIfCancelled(signal);
-          if (err instanceof GraphRecursionError) return turnCappedOutcome(messages, input.maxTurns, consumeStopReason(guards, runKey));
+          if (err instanceof GraphRecursionError) return release(turnCappedOutcome(messages, input.maxTurns, consumeStopReason(guards, runKey)));
           throw err;
         }
         rethrowIfCancelled(signal);
-        return finishedOutcome(messages, consumeStopReason(guards, runKey));
+        return release(finishedOutcome(messages, consumeStopReason(guards, runKey)));
       }, progress);
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
       const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
@@ -266,28 +306,46 @@ async function loadTaskPrompt(deps: ActivityDeps, leadTurns: LeadTurnCalls, inpu
   return call === null ? null : taskPromptOf(call);
 }
 
+/** What a pooled subagent agent is built from: executions with the same {@link shapeKey} share one. */
+interface SubagentShape {
+  readonly def: SubagentDefinition;
+  readonly modelName: string;
+  readonly role: ModelRole;
+  /** The execution's tools; the agent takes their names and schemas. */
+  readonly tools: readonly StructuredToolInterface[];
+  readonly systemPrompt: string;
+  readonly skills: readonly SkillMetadata[];
+  readonly deferred: readonly McpToolEntry[];
+  readonly checkpoints: boolean;
+}
+
 /**
- * The subagent for one task: its model (counting into `usage`), its tools (built-in and this worker's connected MCP
- * servers', allowlist, then denylist), and one system message with its skills (loaded by the caller; load errors fail the task) listed as metadata
- * and its `deferred` tools listed by name (registered, but kept out of requests until promoted).
+ * The key of a shape: the definition's name, the model, the system prompt (which holds the
+ * definition's prompt, the skills and deferred tools listed, the receipt and criteria sections),
+ * the tools by name, the skills (their tool rules), and which MCP tools, by identity (a reconnected
+ * server's tools are new objects, maybe with new schemas).
  */
-async function buildAgent(
+function shapeKey(shape: SubagentShape, mcp: readonly McpToolEntry[]): string {
+  const shared = new Set<object>(mcp.map((e) => e.tool));
+  const tools = shape.tools.map((t) => (shared.has(t) ? `${t.name}#${identityOf(t)}` : t.name));
+  return JSON.stringify([shape.def.name, shape.modelName, shape.systemPrompt, tools, shape.skills, shape.deferred.map((e) => identityOf(e.tool))]);
+}
+
+/**
+ * A subagent's tools for one execution: built-in (bound to the task's thread workspace, the skills
+ * mounted read-only) and this worker's connected MCP servers', allowlist, then denylist.
+ */
+function subagentTools(
   deps: ActivityDeps,
   input: SubagentTaskInput,
   def: SubagentDefinition,
-  modelName: string,
-  prompt: string,
-  middleware: AgentMiddleware[],
-  hasAcceptanceCriteria: boolean,
-  checkpointer: BaseCheckpointSaver | null,
   skills: readonly SkillMetadata[],
-  deferred: readonly McpToolEntry[],
-  usage: UsageCollector,
-) {
+  mcp: readonly McpToolEntry[],
+): StructuredToolInterface[] {
   const dataDir = deps.config.store.data_dir;
   const skillStorage = getOrNewUserSkillStorage(dataDir, input.userId);
   const workspace = new ThreadWorkspace(dataDir, input.threadId, input.kind === 'batchItem' ? { batchId: input.batchId, itemKey: input.key } : undefined);
-  const tools = [
+  return [
     ...createAgentTools({
       workspace,
       sandbox: deps.config.sandbox,
@@ -295,23 +353,57 @@ async function buildAgent(
       names: null,
       readOnlyMounts: skills.length > 0 ? [{ prefix: SKILLS_VIRTUAL_ROOT, resolve: (path) => skillStorage.resolveVirtualPath(path) }] : [],
     }),
-    ...(deps.mcp?.entries().map((e) => e.tool) ?? []),
+    ...mcp.map((e) => e.tool),
   ].filter((t) => subagentHasTool(def, t.name));
-  return createAgent({
-    model: deps.createModel(modelName, { kind: 'subagent', taskPrompt: prompt, attempt: input.attempt }, [usage]),
-    tools,
-    systemPrompt: renderSubagentSystemPrompt(def.systemPrompt, {
-      receiptsEnabled: deps.config.verification.receipts_enabled,
-      hasAcceptanceCriteria,
-      skillsSection: buildSkillsSection(skills),
-      deferredToolsSection: buildDeferredToolsSection(deferred),
-    }),
-    name: def.name,
+}
+
+/**
+ * The execution's tools by name, for the pooled agent to call.
+ * @throws Error when one the agent was built with is missing: it would run another execution's.
+ */
+function executionTools(tools: readonly StructuredToolInterface[], agentTools: readonly string[]): Map<string, StructuredToolInterface> {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const missing = agentTools.filter((name) => !byName.has(name));
+  if (missing.length > 0) throw new Error(`the execution has no tool ${missing.join(', ')} of its pooled agent`);
+  return byName;
+}
+
+/**
+ * The subagent agent of a shape, built once and lent to one execution at a time through its slot:
+ * one system message with the skills (loaded by the caller; load errors fail the task) listed as
+ * metadata and the deferred tools listed by name (registered, but kept out of requests until
+ * promoted), the middleware chain, and the execution slot innermost. Its model and tools are
+ * the first execution's, created without its callbacks, and give only names and schemas: every call
+ * goes to the bound execution's own (see `executionSlotMiddleware`).
+ */
+function buildPooledAgent(deps: ActivityDeps, shape: SubagentShape) {
+  const slot = new ExecutionSlot();
+  const summaryModel = (): BaseChatModel => {
+    const model = slot.current.summaryModel;
+    if (model === undefined) throw new Error('summarization is on and the bound execution has no summary model');
+    return model;
+  };
+  const chain = buildSubagentMiddleware({
+    config: deps.config,
+    agentName: shape.def.name,
+    summaryModel: deps.config.summarization.enabled ? summaryModel : undefined,
+    skills: shape.skills,
+    ...(shape.deferred.length === 0 ? {} : { deferredTools: { deferred: [...shape.deferred], maxResults: deps.config.tool_search.max_results } }),
+  });
+  const middleware = [...(deps.config.verification.receipts_enabled ? withToolReceipts(chain) : chain), executionSlotMiddleware(slot)];
+  const agent = createAgent({
+    model: deps.createModel(shape.modelName, shape.role, []),
+    tools: [...shape.tools],
+    systemPrompt: shape.systemPrompt,
+    name: shape.def.name,
     middleware,
     // Without resume, no checkpointer at all (never one inherited from a caller's config).
-    checkpointer: checkpointer ?? false,
+    checkpointer: shape.checkpoints ? new BoundCheckpoints(slot, deps.stores.checkpoints) : false,
   });
+  return { agent, middleware, guards: stopReasonGuards(middleware), slot, toolNames: shape.tools.map((t) => t.name) };
 }
+
+type PooledSubagentAgent = ReturnType<typeof buildPooledAgent>;
 
 async function finish(
   deps: ActivityDeps,

@@ -18,7 +18,7 @@ export interface FoldNodeHooksOptions {
   /**
    * Middleware whose run-level hooks (`beforeAgent`, `afterAgent`) are left out: ones that only
    * set up or forget in-memory state across runs of a thread (stale warnings, usage already
-   * counted), which a chain built for a single execution starts without and discards with itself.
+   * counted), which a chain that serves one execution at a time and is reset after each never needs.
    * @default []
    */
   readonly dropRunHooks?: readonly string[];

@@ -3,7 +3,7 @@
  * they apply are the pure functions of `src/middleware`. Activities only: never import this from
  * workflow code (it loads langchain).
  */
-export { buildSubagentMiddleware, subagentInputMessages, stopReasonGuards, consumeStopReason } from './subagent-chain';
+export { buildSubagentMiddleware, subagentInputMessages, stopReasonGuards, consumeStopReason, resetGuards } from './subagent-chain';
 export type { SubagentChainOptions, StopReasonGuard } from './subagent-chain';
 export { inputSanitizationMiddleware, INPUT_SANITIZATION_MIDDLEWARE_NAME } from './input-sanitization-middleware';
 export { toolResultSanitizationMiddleware, TOOL_RESULT_SANITIZATION_MIDDLEWARE_NAME } from './tool-result-sanitization-middleware';

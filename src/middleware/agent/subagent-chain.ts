@@ -31,8 +31,11 @@ export interface SubagentChainOptions {
   readonly agentName: string;
   /** Retry tuning of the LLM error handler (tests shorten the waits). */
   readonly llmRetry?: Omit<LlmErrorHandlingMiddlewareOptions, 'sleep'>;
-  /** The model that writes compaction summaries; required when `summarization.enabled`. */
-  readonly summaryModel?: BaseChatModel;
+  /**
+   * The model that writes compaction summaries, or where to find it at each compaction; required
+   * when `summarization.enabled`.
+   */
+  readonly summaryModel?: BaseChatModel | (() => BaseChatModel);
   /** The skills the subagent may load, whose `allowed_tools` apply while they are active. @default [] */
   readonly skills?: readonly SkillToolRule[];
   /** The subagent's tools behind `tool_search` (`tool_search.enabled`); absent: every tool is bound. */
@@ -58,7 +61,8 @@ export function subagentInputMessages(taskText: string, options: CurrentDateRemi
  * skill policy, and it records promotions before summarization can drop them), summarization (when enabled), and the system-message coalescer
  * always last (innermost), so the model always receives exactly one leading system message. The
  * date reminder is not a middleware here: it comes with the input ({@link subagentInputMessages}).
- * Built per task: guards keep per-run state and must not be shared between concurrent executions.
+ * Guards keep per-run state: a chain serves one execution at a time, and {@link resetGuards} clears
+ * it before the next one (a chain built once per worker serves many, one after the other).
  *
  * The node hooks of all of them run in one middleware placed first ({@link SUBAGENT_HOOKS_MIDDLEWARE_NAME},
  * see `foldNodeHooks`), in the same order, so a turn costs one graph step per hook kind rather than
@@ -69,7 +73,7 @@ export function subagentInputMessages(taskText: string, options: CurrentDateRemi
  * instead of 9; with summarization, 2 (`before_model` first).
  * The guards' run-level hooks (`beforeAgent`, `afterAgent`) are left out, so the
  * graph has neither step: they only clear what earlier runs of the thread left in the guards'
- * memory and forget the run's, and a chain built per execution starts without it and discards it.
+ * memory and forget the run's, and a chain that serves one execution at a time is reset after each.
  */
 export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMiddleware[] {
   const { config } = options;
@@ -98,6 +102,20 @@ export function buildSubagentMiddleware(options: SubagentChainOptions): AgentMid
 /** The chain's guards that report stop reasons (SPEC Appendix D: every one is asked, first wins). */
 export function stopReasonGuards(chain: readonly AgentMiddleware[]): StopReasonGuard[] {
   return chain.filter((m): m is AgentMiddleware & StopReasonGuard => typeof (m as Partial<StopReasonGuard>).consumeStopReason === 'function');
+}
+
+/** A guard that can forget every run it saw (duck-typed, like {@link StopReasonGuard}). */
+interface ResettableGuard {
+  reset(): void;
+}
+
+/**
+ * Clears what the chain's guards remember (threads' tool calls, runs' budgets and stop reasons), so
+ * the next execution starts as it would on a new chain. Call it once an execution is over and its
+ * stop reason consumed.
+ */
+export function resetGuards(chain: readonly AgentMiddleware[]): void {
+  for (const m of chain as readonly Partial<ResettableGuard>[]) m.reset?.();
 }
 
 /** The first stop reason, in chain order, any guard recorded for the run. Every guard's is consumed. */

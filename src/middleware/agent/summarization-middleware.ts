@@ -20,7 +20,8 @@ export const SummaryStateSchema = z.object({
 });
 
 const OptionsSchema = z.strictObject({
-  model: z.custom<BaseChatModel>((v) => typeof v === 'object' && v !== null && 'invoke' in v, 'must be a chat model'),
+  /** The model, or where to find it at each compaction (an agent built once for many executions). */
+  model: z.custom<BaseChatModel | (() => BaseChatModel)>((v) => typeof v === 'function' || (typeof v === 'object' && v !== null && 'invoke' in v), 'must be a chat model or a function returning one'),
   trigger: z.strictObject({ tokens: z.number().int().positive().optional(), messages: z.number().int().positive().optional() }),
   keep: z.strictObject({ messages: z.number().int().positive() }),
 });
@@ -45,7 +46,7 @@ export function summarizationMiddleware(options: SummarizationMiddlewareOptions)
       let summary: string;
       let summaryUsage: ReturnType<typeof usageOfMessage>;
       try {
-        const answer = await model.invoke(
+        const answer = await (typeof model === 'function' ? model() : model).invoke(
           [new SystemMessage(SUMMARY_INSTRUCTIONS), new HumanMessage(renderForSummary(state.summary_text, state.messages.slice(0, cut)))],
           { signal: runtime.signal },
         );

@@ -1,0 +1,96 @@
+import { MockActivityEnvironment } from '@temporalio/testing';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { stringify } from 'yaml';
+import type { ActivityDeps } from '../../../src/activities/activity-deps';
+import { createSubagentExecutor, type SubagentExecutor } from '../../../src/activities/run-subagent';
+import { loadConfig } from '../../../src/config';
+import type { BatchItemExecution, SubagentExecutionResult } from '../../../src/contracts';
+import { createChatModel, findModelConfig } from '../../../src/models';
+import { openStores, type Stores } from '../../../src/store';
+import { ThreadWorkspace } from '../../../src/tools';
+import { batchInput, itemsFor, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+
+// Every item writes the same file twice with the same arguments: two identical call sets, one
+// below the loop guard's hard limit of 3. A guard that remembered an earlier item's calls on the
+// same thread would stop the next item at its first call (`loop_capped`).
+const WRITE = { tool_calls: [{ name: 'write_file', args: { path: 'mark.txt', content: 'mark' } }], usage: { input_tokens: 10, output_tokens: 2 } };
+const SCENARIO = { subagents: [{ match: '*', turns: [WRITE, WRITE, { content: 'done', usage: { input_tokens: 10, output_tokens: 2 } }] }] };
+
+describe('subagent agents pooled per worker', () => {
+  let dir: string;
+  let stores: Stores;
+  let execute: SubagentExecutor;
+  /** Subagent chat models created so far: one per execution, and one more per agent built. */
+  let subagentModels: number;
+
+  const item = (key: string): BatchItemExecution => ({
+    kind: 'batchItem',
+    threadId: 't1',
+    batchId: 'b1',
+    key,
+    userId: OWNER,
+    attempt: 1,
+    subagentType: 'general-purpose',
+    description: key,
+    parentModel: 'scripted',
+    maxTurns: 10,
+    availableSkills: null,
+  });
+  const run = (key: string): Promise<SubagentExecutionResult> => new MockActivityEnvironment({ activityType: 'runBatchItem' }).run(execute, item(key));
+  const markOf = (key: string): string => readFileSync(join(new ThreadWorkspace(join(dir, 'data'), 't1', { batchId: 'b1', itemKey: key }).hostWorkspace, 'mark.txt'), 'utf8');
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'deerflow-pooled-agent-'));
+    writeFileSync(join(dir, 'scenario.yaml'), stringify(SCENARIO));
+    writeFileSync(
+      join(dir, 'config.yaml'),
+      stringify({
+        models: [{ name: 'scripted', provider: 'scripted', script: './scenario.yaml' }],
+        loop_detection: { warn_threshold: 2, hard_limit: 3 },
+        subagent_runtime: { max_running: 2 },
+        store: { data_dir: join(dir, 'data') },
+      }),
+    );
+    const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
+    stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+    await stores.batches.createBatch(batchInput({ items: itemsFor(['a', 'b', 'c', 'd', 'e']) }), { maxItems: MAX_ITEMS });
+    subagentModels = 0;
+    const deps: ActivityDeps = {
+      config: loaded.config,
+      stores,
+      createModel: (name, role, handlers = []) => {
+        if (role.kind === 'subagent') subagentModels += 1;
+        return createChatModel(findModelConfig(loaded.config.models, name), { configDir: loaded.dir, role, callbacks: [...handlers] });
+      },
+      subagentBacklog: async () => 0,
+    };
+    execute = createSubagentExecutor(deps);
+  });
+  afterEach(async () => {
+    await stores.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('executions one after another share one agent, each with its own tools, model and guards', async () => {
+    const a = await run('a');
+    expect(a).toMatchObject({ status: 'completed', stopReason: null, resultBrief: 'done', steps: 5 });
+    expect(subagentModels).toBe(2);
+    const b = await run('b');
+    // Not stopped by a's calls, its usage its own, its file in its own workspace.
+    expect(b).toMatchObject({ status: 'completed', stopReason: null, resultBrief: 'done', steps: 5 });
+    expect(b.usage).toEqual({ input_tokens: 30, output_tokens: 6, total_tokens: 36 });
+    expect(subagentModels).toBe(3);
+    expect([markOf('a'), markOf('b')]).toEqual(['mark', 'mark']);
+  });
+
+  test('executions running at once get an agent each; both are kept for the next ones', async () => {
+    const [c, d] = await Promise.all([run('c'), run('d')]);
+    expect([c.status, d.status, c.stopReason, d.stopReason]).toEqual(['completed', 'completed', null, null]);
+    expect(subagentModels).toBe(4);
+    expect([markOf('c'), markOf('d')]).toEqual(['mark', 'mark']);
+    await expect(run('e')).resolves.toMatchObject({ status: 'completed', stopReason: null });
+    expect(subagentModels).toBe(5);
+  });
+});
