@@ -93,11 +93,16 @@ export async function executeBatchItemTry(itemTry: BatchItemTry): Promise<BatchI
   return { outcome, finished };
 }
 
-async function outcomeOf(rethrowCancellation: boolean, run: () => Promise<SubagentExecutionResult>): Promise<ExecutionOutcome> {
-  try {
-    return { kind: 'result', result: await run() };
-  } catch (err) {
-    if (rethrowCancellation && isCancellation(err)) throw err;
-    return classifyActivityFailure(err);
-  }
+/**
+ * A `then`, not an async function with an await: every promise workflow code creates costs the SDK a
+ * stack trace (its stack trace query), and this runs once per execution.
+ */
+function outcomeOf(rethrowCancellation: boolean, run: () => Promise<SubagentExecutionResult>): Promise<ExecutionOutcome> {
+  return run().then(
+    (result): ExecutionOutcome => ({ kind: 'result', result }),
+    (err: unknown) => {
+      if (rethrowCancellation && isCancellation(err)) throw err;
+      return classifyActivityFailure(err);
+    },
+  );
 }

@@ -244,8 +244,13 @@ async function runLeadBatch(run: LeadRunContext, ref: LeadCallRef, turn: number)
 }
 
 
-/** Runs one task (unless admission already refused it), then records its single terminal event. */
-async function runTask(
+/**
+ * Runs one task (unless admission already refused it), then records its single terminal event.
+ * A `then`, not an async function with an await: every promise workflow code creates costs the SDK
+ * a stack trace (its stack trace query), and this runs once per task. The continuations run at the
+ * same ticks, so tasks ending together still write their ends in the same order.
+ */
+function runTask(
   run: LeadRunContext,
   ctx: TaskContext,
   planned: Extract<PlannedCall, { kind: 'task' }>,
@@ -259,17 +264,21 @@ async function runTask(
   const control: TaskControl = { scope, timeoutSeconds: planned.subagent.timeoutSeconds, task, dispatchedAtMs: Date.now(), overrun: false };
   run.taskControls.set(task.taskId, control);
   const { subagent, ref } = planned;
-  let decision: TerminalDecision;
-  try {
-    decision =
-      refusal ??
-      (await scope.run(() => (run.outcomes !== null ? runWatchedTask(ctx, control, subagent, ref.toolCallId) : runTaskWithSafetyNet(ctx, task, subagent, ref.toolCallId))));
-  } finally {
+  const end = (decision: TerminalDecision): Promise<ToolOutcome> => {
     run.taskControls.delete(task.taskId);
-  }
-  applyDecision(task, decision);
-  // An execution that ran and ended with no result or report (cancelled) left its spend in the store.
-  return finishTask(run, planned.ref, task, task.attempts > 0 && decision.result === null && decision.progress === undefined);
+    applyDecision(task, decision);
+    // An execution that ran and ended with no result or report (cancelled) left its spend in the store.
+    return finishTask(run, ref, task, task.attempts > 0 && decision.result === null && decision.progress === undefined);
+  };
+  // Settled through an async function, as before: a refused task's outcome settles two ticks after
+  // its write, where recorded histories expect it.
+  if (refusal !== null) return (async () => end(refusal))();
+  return scope
+    .run(() => (run.outcomes !== null ? runWatchedTask(ctx, control, subagent, ref.toolCallId) : runTaskWithSafetyNet(ctx, task, subagent, ref.toolCallId)))
+    .then(end, (err: unknown) => {
+      run.taskControls.delete(task.taskId);
+      throw err;
+    });
 }
 
 /**
