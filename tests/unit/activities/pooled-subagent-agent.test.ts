@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { stringify } from 'yaml';
 import type { ActivityDeps } from '../../../src/activities/activity-deps';
 import { createSubagentExecutor, type SubagentExecutor } from '../../../src/activities/run-subagent';
+import { subagentCheckpointThread } from '../../../src/activities/subagent-checkpoint';
 import { loadConfig } from '../../../src/config';
-import type { BatchItemExecution, SubagentExecutionResult } from '../../../src/contracts';
+import { executionScopeOf, type BatchItemExecution, type SubagentExecutionResult } from '../../../src/contracts';
 import { createChatModel, findModelConfig } from '../../../src/models';
 import { openStores, type Stores } from '../../../src/store';
 import { ThreadWorkspace } from '../../../src/tools';
@@ -39,6 +40,10 @@ describe('subagent agents pooled per worker', () => {
     availableSkills: null,
   });
   const run = (key: string): Promise<SubagentExecutionResult> => new MockActivityEnvironment({ activityType: 'runBatchItem' }).run(execute, item(key));
+  const checkpointThreadOf = (key: string): string => subagentCheckpointThread(executionScopeOf(item(key)), 1);
+  const checkpointOf = (key: string) => stores.checkpoints.getTuple({ configurable: { thread_id: checkpointThreadOf(key), checkpoint_ns: '' } });
+  /** The checkpoint thread of every checkpoint written to the store, in order. */
+  let stored: string[];
   const markOf = (key: string): string => readFileSync(join(new ThreadWorkspace(join(dir, 'data'), 't1', { batchId: 'b1', itemKey: key }).hostWorkspace, 'mark.txt'), 'utf8');
 
   beforeEach(async () => {
@@ -57,6 +62,12 @@ describe('subagent agents pooled per worker', () => {
     stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
     await stores.batches.createBatch(batchInput({ items: itemsFor(['a', 'b', 'c', 'd', 'e']) }), { maxItems: MAX_ITEMS });
     subagentModels = 0;
+    stored = [];
+    const put = stores.checkpoints.put.bind(stores.checkpoints);
+    jest.spyOn(stores.checkpoints, 'put').mockImplementation((config, ...rest) => {
+      stored.push(String(config.configurable?.['thread_id']));
+      return put(config, ...rest);
+    });
     const deps: ActivityDeps = {
       config: loaded.config,
       stores,
@@ -83,6 +94,10 @@ describe('subagent agents pooled per worker', () => {
     expect(b.usage).toEqual({ input_tokens: 30, output_tokens: 6, total_tokens: 36 });
     expect(subagentModels).toBe(3);
     expect([markOf('a'), markOf('b')]).toEqual(['mark', 'mark']);
+    // Each stored its checkpoints (before its second and third model calls) through its own
+    // checkpointer, which dropped them when it completed.
+    expect([...new Set(stored)]).toEqual(['a', 'b'].map(checkpointThreadOf));
+    for (const key of ['a', 'b']) await expect(checkpointOf(key)).resolves.toBeUndefined();
   });
 
   test('executions running at once get an agent each; both are kept for the next ones', async () => {
