@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { BatchItemExecution } from '../../../src/contracts';
 import type { BatchItemInput, CompleteBatchItemInput, CreateBatchInput } from '../../../src/contracts/batches';
 import { isBatchStoreError, type BatchStoreError } from '../../../src/store';
 
@@ -19,6 +20,24 @@ export function batchInput(overrides: Partial<CreateBatchInput> = {}): CreateBat
     subagentType: 'general-purpose',
     items: itemsFor(['a', 'b', 'c']),
     limits: { maxLiveItems: 10, maxRunningItems: 3, maxAttempts: 3 },
+    ...overrides,
+  };
+}
+
+/** Attempt 1 of item `key` of batch `b1` (thread `t1`, {@link OWNER}), as a batch item workflow schedules it. */
+export function itemExecution(key: string, overrides: Partial<BatchItemExecution> = {}): BatchItemExecution {
+  return {
+    kind: 'batchItem',
+    threadId: 't1',
+    batchId: 'b1',
+    key,
+    userId: OWNER,
+    attempt: 1,
+    subagentType: 'general-purpose',
+    description: key,
+    parentModel: 'm',
+    maxTurns: 5,
+    availableSkills: null,
     ...overrides,
   };
 }

@@ -11,7 +11,7 @@ import { executionScopeOf, type BatchItemExecution, type SubagentExecutionResult
 import { createChatModel, findModelConfig } from '../../../src/models';
 import { openStores, type Stores } from '../../../src/store';
 import { ThreadWorkspace } from '../../../src/tools';
-import { batchInput, itemsFor, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { batchInput, itemExecution, itemsFor, MAX_ITEMS } from '../../store/conformance/batch-fixtures';
 
 // Every item writes the same file twice with the same arguments: two identical call sets, one
 // below the loop guard's hard limit of 3. A guard that remembered an earlier item's calls on the
@@ -26,19 +26,8 @@ describe('subagent agents pooled per worker', () => {
   /** Subagent chat models created so far: one per execution, and one more per agent built. */
   let subagentModels: number;
 
-  const item = (key: string): BatchItemExecution => ({
-    kind: 'batchItem',
-    threadId: 't1',
-    batchId: 'b1',
-    key,
-    userId: OWNER,
-    attempt: 1,
-    subagentType: 'general-purpose',
-    description: key,
-    parentModel: 'scripted',
-    maxTurns: 10,
-    availableSkills: null,
-  });
+  // The scripted model is the run's model; three model calls fit well within the turns.
+  const item = (key: string): BatchItemExecution => itemExecution(key, { parentModel: 'scripted', maxTurns: 10 });
   const run = (key: string): Promise<SubagentExecutionResult> => new MockActivityEnvironment({ activityType: 'runBatchItem' }).run(execute, item(key));
   const checkpointThreadOf = (key: string): string => subagentCheckpointThread(executionScopeOf(item(key)), 1);
   const checkpointOf = (key: string) => stores.checkpoints.getTuple({ configurable: { thread_id: checkpointThreadOf(key), checkpoint_ns: '' } });

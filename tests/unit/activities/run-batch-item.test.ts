@@ -3,10 +3,10 @@ import { createItemEndWriter } from '../../../src/activities/batch-item-end';
 import { BatchLeaseWaiters } from '../../../src/activities/batch-lease-waiters';
 import { createRunBatchItem } from '../../../src/activities/run-batch-item';
 import type { SubagentExecutor } from '../../../src/activities/run-subagent';
-import type { BatchItemExecution, BatchItemRunInput, SubagentExecutionResult } from '../../../src/contracts';
+import type { BatchItemRunInput, SubagentExecutionResult } from '../../../src/contracts';
 import { BATCH_ITEM_FENCED_TYPE, BATCH_LEASE_WAIT_TIMEOUT_TYPE, INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
 import { openStores, type Stores } from '../../../src/store';
-import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { batchInput, itemExecution, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
 import { applicationFailureOf } from '../../support/application-failure-of';
 import { storeOnlyDeps } from '../../support/store-only-deps';
 
@@ -25,19 +25,7 @@ const RESULT: SubagentExecutionResult = {
 };
 
 function itemTry(key: string, overrides: Partial<BatchItemRunInput> = {}): BatchItemRunInput {
-  const item: BatchItemExecution = {
-    kind: 'batchItem',
-    threadId: 't1',
-    batchId: 'b1',
-    key,
-    userId: OWNER,
-    attempt: 1,
-    subagentType: 'general-purpose',
-    description: key,
-    parentModel: 'm',
-    maxTurns: 5,
-    availableSkills: null,
-  };
+  const item = itemExecution(key);
   // A poll interval far longer than any test: a waiter that starts soon was woken, not polling.
   return { item, leaseSeconds: 30, pollIntervalSeconds: 60, ...overrides };
 }
