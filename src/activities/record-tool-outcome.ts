@@ -55,9 +55,9 @@ async function withStoredSpend(store: TaskProgressStore, threadId: string, runId
  * Builds the `recordToolOutcome` activity: the outcomes the workflow learned together, written as
  * soon as it knows them: the tool message the lead reads next, a task's single `subagent.end` (and
  * the checkpoints its executions left behind), a lead tool's `tool.end`; the end rows in one batch,
- * the tool messages in another (in call order). Every write is keyed by the id the run gave the
- * call, so a retry writes nothing twice. A task the run knows no spend of is written with the
- * spend its execution stored, which goes back to the run.
+ * the tool messages in another (in call order), both asked for at once. Every write is keyed by
+ * the id the run gave the call, so a retry writes nothing twice. A task the run knows no spend of
+ * is written with the spend its execution stored, which goes back to the run.
  */
 export function createRecordToolOutcome(deps: ActivityDeps) {
   return async function recordToolOutcome(input: RecordToolOutcomeInput): Promise<RecordToolOutcomeResult> {
@@ -66,12 +66,16 @@ export function createRecordToolOutcome(deps: ActivityDeps) {
     const outcomes = resolved.map(({ call }) => call);
     const results = readingOnce(deps.stores.results);
     const events = (await Promise.all(outcomes.map((call) => endEvent(results, threadId, runId, call)))).filter((e): e is NewRunEvent => e !== null);
-    if (events.length > 0) await deps.stores.events.putBatch(events);
-    for (const { outcome } of outcomes) if (outcome.kind === 'subagent') await dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task);
     const messages = await Promise.all(
       outcomes.map(async ({ callId, outcome }) => ({ key: messageKeys.tool(runId, callId), message: await toolOutcomeMessage(outcome, results, deps.stores.batches) })),
     );
-    await putThreadMessages(deps, threadId, runId, messages);
+    // Asked for together, so a SQLite store commits the end rows and the tool messages at once
+    // (one WAL sync on the lead's path); each write is keyed, so a retry adds only what is missing.
+    await Promise.all([
+      events.length > 0 ? deps.stores.events.putBatch(events) : null,
+      putThreadMessages(deps, threadId, runId, messages),
+      ...outcomes.map(({ outcome }) => (outcome.kind === 'subagent' ? dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task) : null)),
+    ]);
     return { spent: resolved.flatMap(({ call, spent }) => (spent === null ? [] : [{ callId: call.callId, progress: spent }])) };
   };
 }

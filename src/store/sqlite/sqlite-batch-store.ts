@@ -105,6 +105,8 @@ export class SqliteBatchStore implements BatchStore {
   readonly #limits;
   readonly #complete;
   readonly #completion;
+  /** Every batch item execution reads its item once. */
+  readonly #item;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -137,6 +139,10 @@ export class SqliteBatchStore implements BatchStore {
        WHERE batch_id = ? AND key = ? AND ${LIVE}`,
     );
     this.#completion = db.prepare<[string, string]>('SELECT status, attempts, completed_at, result_sha256 FROM batch_items WHERE batch_id = ? AND key = ?');
+    this.#item = db.prepare<[string, string, string], SqlItemRow & { result: string | null }>(
+      `SELECT ${ITEM_COLUMNS}, i.result FROM batch_items i JOIN batches b ON b.batch_id = i.batch_id
+       WHERE i.batch_id = ? AND b.owner_id = ? AND i.key = ?`,
+    );
   }
 
   async createBatch(input: CreateBatchInput, options: CreateBatchOptions): Promise<CreateBatchOutcome> {
@@ -202,10 +208,7 @@ export class SqliteBatchStore implements BatchStore {
   }
 
   async getItem(batchId: string, ownerId: string, key: string): Promise<BatchItemRecord | null> {
-    const row = this.db
-      .prepare(`SELECT ${ITEM_COLUMNS}, i.result FROM batch_items i JOIN batches b ON b.batch_id = i.batch_id
-                WHERE i.batch_id = ? AND b.owner_id = ? AND i.key = ?`)
-      .get(batchId, ownerId, key) as (SqlItemRow & { result: string | null }) | undefined;
+    const row = this.#item.get(batchId, ownerId, key);
     return row ? toItemRecord(itemRow(row)) : null;
   }
 

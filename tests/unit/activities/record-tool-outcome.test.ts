@@ -93,6 +93,24 @@ describe('recordToolOutcome', () => {
     ]);
   });
 
+  test('asks for the end rows and the tool messages at once, so the store can commit them together', async () => {
+    const steps: string[] = [];
+    const traced = <A extends unknown[], R>(name: string, write: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        steps.push(`${name} asked`);
+        const written = await write(...args);
+        steps.push(`${name} stored`);
+        return written;
+      };
+    stores.events.putBatch = traced('events', stores.events.putBatch.bind(stores.events));
+    stores.messages.putMessagesIfAbsent = traced('messages', stores.messages.putMessagesIfAbsent.bind(stores.messages));
+    await record({ threadId: THREAD, runId: RUN, outcomes: [{ callId: '0.0', outcome: failedTask('0.0') }] });
+    expect(steps.slice(0, 2)).toEqual(['events asked', 'messages asked']);
+    expect(steps.slice(2).sort()).toEqual(['events stored', 'messages stored']);
+    expect(await toolMessages()).toEqual([['failed', 'Task failed. Error: boom 0.0']]);
+    expect((await stores.events.listEvents({ runId: RUN, threadId: THREAD })).map((e) => e.event)).toEqual(['subagent.end']);
+  });
+
   test("writes a cancelled task the run knows no spend of with the spend its attempt stored, and returns it; another attempt's is not taken", async () => {
     const usage = { input_tokens: 30, output_tokens: 5, total_tokens: 35 };
     const progress = { steps: 2, usage, modelName: 'scripted', evidence: { receipts: 1, verdicts: { verified: 0, failed: 0, unknown: 0, unverified: 1 }, flagged: [] } };
