@@ -250,8 +250,11 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
         rethrowIfCancelled(signal);
         return release(finishedOutcome(messages, consumeStopReason(guards, runKey)));
       }, progress);
+      // The last steps and the result asked for together: a SQLite store commits them at once.
+      const stepsStored = events.flush();
       // Heartbeats go on while the result is stored: a store outage must not cost the lease.
       const result = await withHeartbeats(() => finish(deps, input, modelName, outcome, usage.total, steps, evidenceOf(receipts, outcome), resumed), progress);
+      await stepsStored;
       await dropStoredCheckpoints();
       return result;
     } catch (err) {

@@ -19,7 +19,7 @@ import { batchInput, itemExecution, itemsFor, MAX_ITEMS } from '../../store/conf
 const WRITE = { tool_calls: [{ name: 'write_file', args: { path: 'mark.txt', content: 'mark' } }], usage: { input_tokens: 10, output_tokens: 2 } };
 const SCENARIO = { subagents: [{ match: '*', turns: [WRITE, WRITE, { content: 'done', usage: { input_tokens: 10, output_tokens: 2 } }] }] };
 
-describe('subagent agents pooled per worker', () => {
+describe('subagent executions of one worker: pooled agents, their writes', () => {
   let dir: string;
   let stores: Stores;
   let execute: SubagentExecutor;
@@ -96,5 +96,26 @@ describe('subagent agents pooled per worker', () => {
     expect([markOf('c'), markOf('d')]).toEqual(['mark', 'mark']);
     await expect(run('e')).resolves.toMatchObject({ status: 'completed', stopReason: null });
     expect(subagentModels).toBe(5);
+  });
+
+  test('a completed execution asks for its last steps and its result at once, so the store can commit them together', async () => {
+    const writes: string[] = [];
+    const putBatch = stores.events.putBatch.bind(stores.events);
+    jest.spyOn(stores.events, 'putBatch').mockImplementation(async (rows) => {
+      const steps = rows.some((r) => r.event === 'subagent.step');
+      if (steps) writes.push('steps asked');
+      await putBatch(rows);
+      if (steps) writes.push('steps stored');
+    });
+    const putResult = stores.results.putResult.bind(stores.results);
+    jest.spyOn(stores.results, 'putResult').mockImplementation(async (entry) => {
+      writes.push('result asked');
+      const ref = await putResult(entry);
+      writes.push('result stored');
+      return ref;
+    });
+    await expect(run('a')).resolves.toMatchObject({ status: 'completed', steps: 5 });
+    expect(writes.slice(0, 2)).toEqual(['steps asked', 'result asked']);
+    expect(writes.slice(2).sort()).toEqual(['result stored', 'steps stored']);
   });
 });
