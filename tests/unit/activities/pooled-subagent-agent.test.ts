@@ -104,8 +104,9 @@ describe('subagent executions of one worker: pooled agents, their writes', () =>
     jest.spyOn(stores.events, 'putBatch').mockImplementation(async (rows) => {
       const steps = rows.some((r) => r.event === 'subagent.step');
       if (steps) writes.push('steps asked');
-      await putBatch(rows);
+      const stored = await putBatch(rows);
       if (steps) writes.push('steps stored');
+      return stored;
     });
     const putResult = stores.results.putResult.bind(stores.results);
     jest.spyOn(stores.results, 'putResult').mockImplementation(async (entry) => {
