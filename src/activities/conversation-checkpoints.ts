@@ -1,6 +1,6 @@
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import type { RunnableConfig } from '@langchain/core/runnables';
-import type { ChannelVersions, Checkpoint, CheckpointMetadata, PendingWrite } from '@langchain/langgraph-checkpoint';
+import type { ChannelVersions, Checkpoint, CheckpointMetadata, CheckpointTuple, PendingWrite } from '@langchain/langgraph-checkpoint';
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { StoreRetryingCheckpoints } from './store-retrying-checkpoints';
 
@@ -47,10 +47,23 @@ export class ConversationCheckpoints extends StoreRetryingCheckpoints {
   /** Stores in order: a checkpoint's writes never precede it. */
   #storing: Promise<void> = Promise.resolve();
   #storedAny = false;
+  /** Threads this saver emptied and stored nothing in since: a read of them finds nothing. */
+  readonly #emptied = new Set<string>();
 
   /** Whether this saver stored any checkpoint (nothing to delete otherwise). */
   get storedAny(): boolean {
     return this.#storedAny;
+  }
+
+  override async deleteThread(threadId: string): Promise<void> {
+    await super.deleteThread(threadId);
+    this.#emptied.add(threadId);
+  }
+
+  /** Read by the graph when a run starts: a thread this saver just emptied needs no store read. */
+  override async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
+    if (this.#emptied.has(String(config.configurable?.thread_id))) return undefined;
+    return super.getTuple(config);
   }
 
   override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
@@ -88,6 +101,7 @@ export class ConversationCheckpoints extends StoreRetryingCheckpoints {
       thread.held = null;
       thread.lastStored = held.checkpoint.id;
       this.#storedAny = true;
+      this.#emptied.delete(String(held.config.configurable?.thread_id));
       this.#storing = this.#storing.then(async () => {
         const stored = await super.put(held.config, held.checkpoint, held.metadata, held.versions);
         for (const { writes, taskId, taskPath } of held.writes) await super.putWrites(stored, writes, taskId, taskPath);

@@ -95,3 +95,25 @@ test('a resume from the last stored step runs the hooks after it again and finis
   // The hook state came back with the conversation: two calls per model turn over the whole task.
   expect(hookCalls).toBe(8);
 });
+
+test('a thread it emptied is read as empty without asking the store, until it stores a checkpoint there', async () => {
+  const memory = new MemorySaver();
+  await firstAttempt(memory, 2);
+  const thread = { configurable: { thread_id: subagentCheckpointThread(task, 1), checkpoint_ns: '' } };
+  const other = { configurable: { thread_id: 'other', checkpoint_ns: '' } };
+  const reads = jest.spyOn(memory, 'getTuple');
+  await new MockActivityEnvironment().run(async () => {
+    const saver = new ConversationCheckpoints(memory);
+    await expect(saver.getTuple(thread)).resolves.toBeDefined();
+    expect(reads).toHaveBeenCalledTimes(1);
+    await saver.deleteThread(subagentCheckpointThread(task, 1));
+    await expect(saver.getTuple(thread)).resolves.toBeUndefined();
+    await expect(saver.getTuple(other)).resolves.toBeUndefined();
+    // Only the other thread was read.
+    expect(reads).toHaveBeenCalledTimes(2);
+    // The run that follows stores its first checkpoint (before its second model call): reads go to the store again.
+    await agentOn(saver).invoke({ messages: [{ role: 'user', content: 'go' }] }, { configurable: { thread_id: subagentCheckpointThread(task, 1) }, recursionLimit: LIMIT });
+    const latest = await saver.getTuple(thread);
+    expect(aiTurns(latest?.checkpoint.channel_values['messages'] as BaseMessage[])).toBe(3);
+  });
+});
