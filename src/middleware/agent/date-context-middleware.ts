@@ -22,6 +22,10 @@ function reminderDateFormat(timeZone: string | undefined): Intl.DateTimeFormat {
   return format;
 }
 
+// The last label per zone and the minute it was formatted for: tasks starting in the same minute
+// share it. Zones change offsets in whole minutes, so a day never changes within a minute.
+const lastLabels = new Map<string | undefined, { readonly minute: number; readonly label: string }>();
+
 /** True when `timeZone` is an IANA zone name this runtime knows (`Europe/Paris`, `UTC`). */
 export function isValidTimeZone(timeZone: string): boolean {
   try {
@@ -37,9 +41,14 @@ export function isValidTimeZone(timeZone: string): boolean {
  * @throws RangeError for an unknown time zone
  */
 export function formatReminderDate(date: Date, timeZone?: string): string {
+  const minute = Math.floor(date.getTime() / 60_000);
+  const last = lastLabels.get(timeZone);
+  if (last?.minute === minute) return last.label;
   const parts = reminderDateFormat(timeZone).formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')}, ${part('weekday')}`;
+  const label = `${part('year')}-${part('month')}-${part('day')}, ${part('weekday')}`;
+  lastLabels.set(timeZone, { minute, label });
+  return label;
 }
 
 /** The reminder's text for a formatted date (SPEC §6.7). */

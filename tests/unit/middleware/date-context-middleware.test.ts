@@ -23,6 +23,16 @@ describe('formatReminderDate (SPEC §6.7: %Y-%m-%d, %A)', () => {
     expect(formatReminderDate(new Date('2024-12-31T12:00:00Z'), 'UTC')).toBe('2024-12-31, Tuesday');
   });
 
+  it('changes the day at midnight in the zone, also between calls a second apart', () => {
+    // Midnight in Kathmandu (UTC+05:45) is 18:15 UTC.
+    expect(formatReminderDate(new Date('2025-03-04T18:14:59Z'), 'Asia/Kathmandu')).toBe('2025-03-04, Tuesday');
+    expect(formatReminderDate(new Date('2025-03-04T18:15:00Z'), 'Asia/Kathmandu')).toBe('2025-03-05, Wednesday');
+    expect(formatReminderDate(new Date('2025-03-04T18:15:59Z'), 'Asia/Kathmandu')).toBe('2025-03-05, Wednesday');
+    // The same minute in another zone is that zone's date.
+    expect(formatReminderDate(new Date('2025-03-04T18:15:30Z'), 'UTC')).toBe('2025-03-04, Tuesday');
+    expect(formatReminderDate(new Date('2025-03-04T18:15:30Z'), 'Asia/Kathmandu')).toBe('2025-03-05, Wednesday');
+  });
+
   it('uses local time without a zone', () => {
     const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][INSTANT.getDay()];
     const pad = (n: number) => String(n).padStart(2, '0');
