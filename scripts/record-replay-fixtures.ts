@@ -471,6 +471,27 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => RECIPES['delegation-limit']!.scenario(),
     config: { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } },
   },
+  'then-chained-calls-mixed': {
+    file: 'lead-then-chained-calls-mixed.json',
+    description:
+      'The batched-calls-mixed response again, recorded after a task\'s outcome and its end were chained with `then` instead of awaited in async functions (ba82e90): the same commands, the refused task and the unknown tool written by one recordToolOutcome, the two tasks\' ends in one burst.',
+    scenario: () => RECIPES['lead-calls-mixed']!.scenario(),
+  },
+  'then-chained-batch-item': {
+    file: 'batch-item-leases-then-chained.json',
+    description:
+      'The batch-item-leases batch again, recorded after an execution\'s outcome was chained with `then` (ba82e90): the same commands for the batch and its items.',
+    scenario: () => RECIPES['batch']!.scenario(),
+    config: BATCHES_ON,
+    batch: {
+      item: {
+        key: 'c',
+        file: 'batch-item-leased-retry-then-chained.json',
+        description:
+          'The flaky item of the then-chained batch-item-leases batch: its first runBatchItem try fails (its outcome classified in the `then` of outcomeOf), the second completes and writes the end of the item itself.',
+      },
+    },
+  },
   'lead-tool-search': {
     file: 'lead-tool-search.json',
     description:
