@@ -33,6 +33,18 @@ describe('formatReminderDate (SPEC §6.7: %Y-%m-%d, %A)', () => {
     expect(formatReminderDate(new Date('2025-03-04T18:15:30Z'), 'Asia/Kathmandu')).toBe('2025-03-05, Wednesday');
   });
 
+  it('formats a zone\'s date once per minute', () => {
+    const formats = jest.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      for (const second of ['05', '30', '59']) expect(formatReminderDate(new Date(`2025-06-01T10:20:${second}Z`), 'Europe/Paris')).toBe('2025-06-01, Sunday');
+      expect(formats).toHaveBeenCalledTimes(1);
+      expect(formatReminderDate(new Date('2025-06-01T10:21:00Z'), 'Europe/Paris')).toBe('2025-06-01, Sunday');
+      expect(formats).toHaveBeenCalledTimes(2);
+    } finally {
+      formats.mockRestore();
+    }
+  });
+
   it('uses local time without a zone', () => {
     const weekday = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'][INSTANT.getDay()];
     const pad = (n: number) => String(n).padStart(2, '0');
