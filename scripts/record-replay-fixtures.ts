@@ -492,6 +492,35 @@ const RECIPES: Record<string, FixtureRecipe> = {
       },
     },
   },
+  'outcomes-in-step-calls-mixed': {
+    file: 'lead-outcomes-in-step-calls-mixed.json',
+    description:
+      'Patch "lead-outcomes-in-step" (its one marker standing for every lead patch): the lead-calls-mixed response again, its subagents answering after 500 ms. The refused task and the unknown tool are written by recordToolOutcome while the tasks run, the direct ls call by runLeadTool; the two tasks\' ends, the response\'s last outcomes, by leadModelStepWithOutcomes, scheduled in the workflow task that learned them.',
+    scenario: () => ({ ...RECIPES['lead-calls-mixed']!.scenario(), subagents: [{ match: '*', turns: [{ content: 'done', delay_ms: 500 }] }] }),
+  },
+  'outcomes-in-step-cancel': {
+    file: 'lead-outcomes-in-step-cancel.json',
+    description:
+      'Patch "lead-outcomes-in-step": a run cancelled while the step that carries its task\'s outcome waits on the model: the run did not see the step end, so it writes the outcome itself (recordToolOutcome, keyed: nothing twice), then closes the unseen turn with closeToolCalls.',
+    scenario: () => ({ lead: [{ tool_calls: [task(1)] }, { content: 'too late', delay_ms: 60_000 }] }),
+    actAfter: { events: ['subagent.end'], count: 1, action: { kind: 'cancel' } },
+    expectStatus: 'cancelled',
+  },
+  'outcomes-in-step-continue-as-new': {
+    file: 'lead-outcomes-in-step-continue-as-new.json',
+    description:
+      'Patch "lead-outcomes-in-step": the first execution of a lead run delegating one task per turn with a history limit of 100 events: each task\'s outcome is written by the next step, the last one by recordToolOutcome before the run continues as new.',
+    scenario: () => ({ lead: [{ tool_calls: [task(1)], repeat: 11 }, { content: 'done' }] }),
+    config: { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } },
+    execution: 'first',
+  },
+  'outcomes-in-step-local': {
+    file: 'lead-outcomes-in-step-local.json',
+    description:
+      'Patches "lead-outcomes-in-step" and "lead-local-model-steps": the delegation-limit run with local model steps; the step after each response is a leadModelStepWithOutcomes local activity.',
+    scenario: () => RECIPES['delegation-limit']!.scenario(),
+    config: { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } },
+  },
   'lead-tool-search': {
     file: 'lead-tool-search.json',
     description:

@@ -8,6 +8,7 @@ import {
   FinishBatchInputSchema,
   FinishBatchItemInputSchema,
   LeadModelStepInputSchema,
+  LeadModelStepWithOutcomesInputSchema,
   LeadToolCallInputSchema,
   NextBatchItemsInputSchema,
   PrepareLeadBatchInputSchema,
@@ -27,6 +28,7 @@ import {
  */
 export const ACTIVITY_INPUT_SCHEMAS = {
   leadModelStep: LeadModelStepInputSchema,
+  leadModelStepWithOutcomes: LeadModelStepWithOutcomesInputSchema,
   admitSubagents: AdmissionRequestSchema,
   rewriteLeadTurn: RewriteLeadTurnInputSchema,
   prepareLeadBatch: PrepareLeadBatchInputSchema,

@@ -10,6 +10,7 @@ import type {
   RecordToolOutcomeInput,
   RecordToolOutcomeResult,
   LeadModelStepInput,
+  LeadModelStepWithOutcomesInput,
   LeadModelTurn,
   PrepareLeadBatchInput,
   RewriteLeadTurnInput,
@@ -24,6 +25,8 @@ import type { PreparedLeadBatch } from './prepare-lead-batch';
 export interface LeadActivities {
   /** One lead model call: writes pending tool messages, calls the model, stores the AI message. */
   leadModelStep(input: LeadModelStepInput): Promise<LeadModelTurn>;
+  /** The same step, writing the previous response's last outcomes first (what `recordToolOutcome` writes). */
+  leadModelStepWithOutcomes(input: LeadModelStepWithOutcomesInput): Promise<LeadModelTurn>;
   /** Decides which of a response's tasks may be scheduled, given the subagent queue (SPEC C.1). */
   admitSubagents(input: AdmissionRequest): Promise<AdmissionDecision>;
   /** Applies the workflow's delegation-limit decision to a stored lead message. */

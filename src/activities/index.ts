@@ -2,7 +2,7 @@ import type { ActivityDeps } from './activity-deps';
 import type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActivities } from './activity-types';
 import { createAdmitSubagents } from './admit-subagents';
 import { createBatchActivities } from './batch-items';
-import { createLeadModelStep } from './lead-model-step';
+import { createLeadModelStep, createLeadModelStepWithOutcomes } from './lead-model-step';
 import { createPrepareLeadBatch } from './prepare-lead-batch';
 import { createRecordTaskEnd } from './record-task-end';
 import { createRewriteLeadTurn } from './rewrite-lead-turn';
@@ -20,6 +20,7 @@ export function createLeadActivities(deps: ActivityDeps): LeadActivities & Batch
   return {
     ...createBatchActivities(deps),
     leadModelStep: createLeadModelStep(deps),
+    leadModelStepWithOutcomes: createLeadModelStepWithOutcomes(deps),
     admitSubagents: createAdmitSubagents(deps),
     rewriteLeadTurn: createRewriteLeadTurn(deps),
     prepareLeadBatch: createPrepareLeadBatch(deps),

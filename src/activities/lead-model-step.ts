@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import { bindLeadTools } from '../mcp';
-import { TASK_TOOL_NAME, type LeadModelStepInput, type LeadModelTurn } from '../contracts';
+import { TASK_TOOL_NAME, type LeadModelStepInput, type LeadModelStepWithOutcomesInput, type LeadModelTurn } from '../contracts';
 import { askClarificationToolSpec, batchTaskToolSpec, formatPromptDate, taskToolSpec, type FunctionToolSpec } from '../prompts';
 import { leadTaskToolOptions, readManagedDefinitions, renderLeadSystemPrompt } from '../registry';
 import { messageKeys } from '../store';
@@ -11,6 +11,7 @@ import { readAdmissionSnapshot } from './admit-subagents';
 import { withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
 import { toAiMessage, toLeadTurn } from './lead-turn';
+import { writeToolOutcomes } from './record-tool-outcome';
 import { putThreadMessages } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
@@ -25,70 +26,87 @@ import { deerflowIdsOf, inModelCallSpan } from '../telemetry';
 /** Builds the `leadModelStep` activity. */
 export function createLeadModelStep(deps: ActivityDeps) {
   return async function leadModelStep(raw: LeadModelStepInput): Promise<LeadModelTurn> {
-    const input = parseActivityInput('leadModelStep', raw);
-    const key = messageKeys.ai(input.runId, input.turn);
-    // A retry after the message was stored returns it: no second model call, no changed answer.
-    // The per-response limit never exceeds what this worker was started with, whatever the run asked for.
-    const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
-    const existing = await deps.stores.messages.getMessage(input.threadId, key);
-    if (existing) return withAdmission(deps, input, toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent));
-    // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound
-    // and, when the run defers MCP tools, those still behind `tool_search`.
-    const ownTools = leadTools(deps, input);
-    const promptInput = { ...input, limits: { ...input.limits, maxConcurrent }, leadTools: ownTools.names, deferredTools: ownTools.deferred };
-
-    await writePendingMessages(deps, input);
-    const records = await deps.stores.messages.listMessages(input.threadId);
-    const thread = records.map((r) => mapStoredMessageToChatMessage(r.message));
-    // Dangling calls repaired, user input framed, tool results neutralized, then compacted when
-    // summarization is on: the summary joins the durable context, the delegation ledger below is
-    // still derived from every stored record.
-    // The step's usage counts each model call it makes: the compaction summarizer's and the lead's.
-    const usage = new UsageCollector();
-    const { messages: history, summaryText } = await leadRequestHistory(deps, { input, records, thread, usage });
-    const now = (deps.now ?? (() => new Date()))();
-    // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
-    // texts are read now. The same renderer backs `deerflow prompt lead`.
-    const managed = await readManagedDefinitions(deps.stores.agents);
-    const system = renderLeadSystemPrompt(deps.config, promptInput, formatPromptDate(now), managed);
-    const context = durableContext(threadLedger(records, now), summaryText);
-    const model = deps.createModel(input.modelName, { kind: 'lead' });
-    const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
-    const batches = deps.config.subagent_batches;
-    // `batch_task` is offered only where batches are on; it is never chosen for the model.
-    const tools = [
-      ...(taskTool
-        ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
-        : []),
-      ...(input.clarification ? [askClarificationToolSpec()] : []),
-      ...ownTools.tools,
-    ];
-    const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
-    // Guard warnings go last and only into this request, never into the thread (SPEC Appendix D).
-    const warnings = input.warnings.map((w) => new HumanMessage({ content: w.text, name: w.name }));
-    const request = [new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history, ...warnings];
-    // Transient provider errors are retried; a final failure comes back as the error fallback message.
-    const response = await withHeartbeats((signal) =>
-      callWithLlmRetries(
-        () =>
-          inModelCallSpan({ ids: deerflowIdsOf(input), model: input.modelName, agent: input.agentName, turn: input.turn }, () =>
-            runnable.invoke(request, {
-              signal,
-              callbacks: [usage],
-              tags: ['lead', `agent:${input.agentName}`],
-              metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
-            }),
-          ),
-        { policy: deps.llmRetryPolicy ?? DEFAULT_LLM_RETRY_POLICY, sleep: abortableDelay, signal },
-      ),
-    );
-    const ai = withUniqueToolCallIds(normalizeAiMessage(response, input), usedToolCallIds(thread), input.runId, input.turn);
-    const [stored] = mapChatMessagesToStoredMessages([ai]);
-    if (stored === undefined) throw new Error('Could not serialize the model response');
-    const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
-    const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
-    return withAdmission(deps, input, toLeadTurn(key, kept, input.modelName, maxConcurrent, usage.total));
+    return modelStep(deps, parseActivityInput('leadModelStep', raw));
   };
+}
+
+/**
+ * Builds the `leadModelStepWithOutcomes` activity: the outcomes of the previous response's last
+ * calls, written first (keyed, so a retry writes nothing twice and a step that stored its answer
+ * finds them written), then the model step.
+ */
+export function createLeadModelStepWithOutcomes(deps: ActivityDeps) {
+  return async function leadModelStepWithOutcomes(raw: LeadModelStepWithOutcomesInput): Promise<LeadModelTurn> {
+    const { outcomes, ...input } = parseActivityInput('leadModelStepWithOutcomes', raw);
+    await writeToolOutcomes(deps, input.threadId, input.runId, outcomes);
+    return modelStep(deps, input);
+  };
+}
+
+/** One lead model call: pending messages written, the model called, its answer stored (once). */
+async function modelStep(deps: ActivityDeps, input: LeadModelStepInput): Promise<LeadModelTurn> {
+  const key = messageKeys.ai(input.runId, input.turn);
+  // A retry after the message was stored returns it: no second model call, no changed answer.
+  // The per-response limit never exceeds what this worker was started with, whatever the run asked for.
+  const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
+  const existing = await deps.stores.messages.getMessage(input.threadId, key);
+  if (existing) return withAdmission(deps, input, toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent));
+  // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound
+  // and, when the run defers MCP tools, those still behind `tool_search`.
+  const ownTools = leadTools(deps, input);
+  const promptInput = { ...input, limits: { ...input.limits, maxConcurrent }, leadTools: ownTools.names, deferredTools: ownTools.deferred };
+
+  await writePendingMessages(deps, input);
+  const records = await deps.stores.messages.listMessages(input.threadId);
+  const thread = records.map((r) => mapStoredMessageToChatMessage(r.message));
+  // Dangling calls repaired, user input framed, tool results neutralized, then compacted when
+  // summarization is on: the summary joins the durable context, the delegation ledger below is
+  // still derived from every stored record.
+  // The step's usage counts each model call it makes: the compaction summarizer's and the lead's.
+  const usage = new UsageCollector();
+  const { messages: history, summaryText } = await leadRequestHistory(deps, { input, records, thread, usage });
+  const now = (deps.now ?? (() => new Date()))();
+  // Policy, limits and the catalog's names come from the run's snapshot (input); definitions'
+  // texts are read now. The same renderer backs `deerflow prompt lead`.
+  const managed = await readManagedDefinitions(deps.stores.agents);
+  const system = renderLeadSystemPrompt(deps.config, promptInput, formatPromptDate(now), managed);
+  const context = durableContext(threadLedger(records, now), summaryText);
+  const model = deps.createModel(input.modelName, { kind: 'lead' });
+  const taskTool = leadTaskToolOptions(deps.config, promptInput, managed);
+  const batches = deps.config.subagent_batches;
+  // `batch_task` is offered only where batches are on; it is never chosen for the model.
+  const tools = [
+    ...(taskTool
+      ? [taskToolSpec(taskTool), ...(batches.enabled ? [batchTaskToolSpec({ subagentNames: taskTool.subagentNames, maxItems: batches.max_items_per_batch })] : [])]
+      : []),
+    ...(input.clarification ? [askClarificationToolSpec()] : []),
+    ...ownTools.tools,
+  ];
+  const runnable = tools.length > 0 && model.bindTools ? model.bindTools(tools) : model;
+  // Guard warnings go last and only into this request, never into the thread (SPEC Appendix D).
+  const warnings = input.warnings.map((w) => new HumanMessage({ content: w.text, name: w.name }));
+  const request = [new SystemMessage([system, ...context.system].join('\n\n')), ...context.data, ...history, ...warnings];
+  // Transient provider errors are retried; a final failure comes back as the error fallback message.
+  const response = await withHeartbeats((signal) =>
+    callWithLlmRetries(
+      () =>
+        inModelCallSpan({ ids: deerflowIdsOf(input), model: input.modelName, agent: input.agentName, turn: input.turn }, () =>
+          runnable.invoke(request, {
+            signal,
+            callbacks: [usage],
+            tags: ['lead', `agent:${input.agentName}`],
+            metadata: { thread_id: input.threadId, run_id: input.runId, turn: input.turn },
+          }),
+        ),
+      { policy: deps.llmRetryPolicy ?? DEFAULT_LLM_RETRY_POLICY, sleep: abortableDelay, signal },
+    ),
+  );
+  const ai = withUniqueToolCallIds(normalizeAiMessage(response, input), usedToolCallIds(thread), input.runId, input.turn);
+  const [stored] = mapChatMessagesToStoredMessages([ai]);
+  if (stored === undefined) throw new Error('Could not serialize the model response');
+  const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
+  const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
+  return withAdmission(deps, input, toLeadTurn(key, kept, input.modelName, maxConcurrent, usage.total));
 }
 
 /**

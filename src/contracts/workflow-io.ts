@@ -221,7 +221,8 @@ export const ToolOutcomeSchema = z.discriminatedUnion('kind', [
 export type ToolOutcome = z.infer<typeof ToolOutcomeSchema>;
 
 /** One call's outcome: the id the run gave the call keys its tool message (and a task's `subagent.end`). */
-const CallOutcomeSchema = z.object({ callId: id, outcome: ToolOutcomeSchema });
+export const CallOutcomeSchema = z.object({ callId: id, outcome: ToolOutcomeSchema });
+export type CallOutcome = z.infer<typeof CallOutcomeSchema>;
 
 /**
  * Input of the `recordToolOutcome` activity: the outcomes that became known together (in one
@@ -322,6 +323,23 @@ export const LeadModelStepInputSchema = z.object({
   admissionSnapshot: z.boolean().default(false),
 });
 export type LeadModelStepInput = z.infer<typeof LeadModelStepInputSchema>;
+
+/**
+ * Input of the `leadModelStepWithOutcomes` activity: a model step that first writes the outcomes
+ * of the previous response's last calls, as `recordToolOutcome` would (none of them waits on
+ * stored spend). An activity of its own name, not a field of `leadModelStep`: a worker from before
+ * it cannot run it, where it would drop an unknown field and call the model without those results.
+ */
+export const LeadModelStepWithOutcomesInputSchema = LeadModelStepInputSchema.extend({
+  outcomes: z
+    .array(CallOutcomeSchema)
+    .min(1)
+    // Stored spend goes back to the run, which a model step's result does not carry.
+    .refine((outcomes) => outcomes.every(({ outcome }) => outcome.kind !== 'subagent' || outcome.spendInStore !== true), {
+      message: 'an outcome that takes its spend from the store is written by recordToolOutcome',
+    }),
+});
+export type LeadModelStepWithOutcomesInput = z.infer<typeof LeadModelStepWithOutcomesInputSchema>;
 
 /** Input of the `rewriteLeadTurn` activity: the delegation-limit decision for one stored lead message. */
 export const RewriteLeadTurnInputSchema = z.object({

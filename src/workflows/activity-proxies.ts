@@ -24,7 +24,7 @@ export const lead = proxyActivities<LeadActivities>({
  * {@link lead}; no heartbeat: a lost worker is noticed by the workflow task timeout, and the worker
  * that takes the task over runs the step again (which returns the message a first try stored).
  */
-export const localLead = proxyLocalActivities<Pick<LeadActivities, 'leadModelStep'>>({
+export const localLead = proxyLocalActivities<Pick<LeadActivities, 'leadModelStep' | 'leadModelStepWithOutcomes'>>({
   startToCloseTimeout: '10 minutes',
   retry: LEAD_RETRY,
 });

@@ -50,7 +50,8 @@ export interface LeadRunContext {
   /**
    * Runs started after patch `batched-task-bookkeeping` write the outcomes known together in one
    * local activity; they also watch their tasks in flight with one timer (not one per task) and
-   * admit in a local activity. Null for older runs.
+   * admit in a local activity. Null for older runs. Since patch `lead-outcomes-in-step` it leaves a
+   * response's last outcomes to the next model step.
    */
   readonly outcomes: ToolOutcomeWriter | null;
   /** Runs started after patch `lead-clarification` offer `ask_clarification` and wait for answers. */

@@ -9,7 +9,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
+import type { CallOutcome, LeadCallRef, LeadModelStepInput, LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { INVALID_INPUT_TYPE } from '../contracts/failure-types';
 import { formatZodIssues } from '../contracts/format-zod-issues';
@@ -29,6 +29,7 @@ import { publishTaskProgress, runLeadResponse } from './lead-response';
 import { toolListIncludes } from '../contracts/tool-patterns';
 import { WORKFLOW_PATCHES, type LeadPatchId } from './patches';
 import { newLeadRunState } from './new-lead-run-state';
+import { writtenByNextStep } from './outcomes-for-next-step';
 import { progressDetails } from './progress-details';
 import { ToolOutcomeWriter } from './tool-outcome-writer';
 
@@ -46,26 +47,30 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   const input = parsed.data;
   // A continued run picks up where the previous execution stopped: the whole state, not the history.
   const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : newLeadRunState(input.runId, input.threadId);
-  // Decided first: a run started since records this one marker instead of one per lead patch.
-  const allPatches = patched(WORKFLOW_PATCHES.leadPatchesInOne);
+  // Decided first: a run started since records one marker instead of one per lead patch, the
+  // latest such marker, which stands for the patches of the one before it too.
+  const outcomesInStep = patched(WORKFLOW_PATCHES.leadOutcomesInStep);
+  const allPatches = outcomesInStep || patched(WORKFLOW_PATCHES.leadPatchesInOne);
   const hasPatch = (id: LeadPatchId): boolean => allPatches || patched(id);
   // Decided once: runs recorded before it keyed calls by the provider's ids and had no lead tools.
   const ownCallIds = hasPatch(WORKFLOW_PATCHES.leadCalls);
   // Runs recorded before it raced each task against its own timer and wrote and upserted per call.
   const batched = hasPatch(WORKFLOW_PATCHES.batchedTaskBookkeeping);
+  const open = new Map<string, LeadCallRef>();
+  const leaveToStep = outcomesInStep ? (burst: readonly CallOutcome[]) => writtenByNextStep(burst, open, state.question !== null) : null;
   const run: LeadRunContext = {
     input,
     state,
     hasPatch,
     ownCallIds,
-    open: new Map(),
+    open,
     unseenTurn: null,
     guarded: hasPatch(WORKFLOW_PATCHES.leadGuards),
     guards: input.resume?.guards ?? INITIAL_LEAD_GUARDS,
     continues: hasPatch(WORKFLOW_PATCHES.leadContinueAsNew),
     taskControls: new Map(),
     deadlines: hasPatch(WORKFLOW_PATCHES.taskDeadlines),
-    outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId) : null,
+    outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId, leaveToStep) : null,
     clarifies: hasPatch(WORKFLOW_PATCHES.leadClarification),
     answer: null,
     localModelSteps: input.modelSteps === 'local' && patched(WORKFLOW_PATCHES.leadLocalModelSteps),
@@ -86,6 +91,7 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     if (err instanceof ContinueAsNew) throw err;
     state.status = isCancellation(err) ? 'cancelled' : 'failed';
     state.error = failureMessage(err);
+    await run.outcomes?.writeLeftForStep();
     await closeOpenCalls(run, state.status === 'cancelled' ? 'cancelled' : 'not run: the run failed');
     upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
     throw err;
@@ -114,7 +120,7 @@ async function runLoop(run: LeadRunContext): Promise<void> {
     setCurrentDetails(progressDetails(state));
     // Until the step returns, its stored message (if any) is one the run has not seen.
     if (run.ownCallIds) run.unseenTurn = turn;
-    let step = await (run.localModelSteps ? localLead : lead).leadModelStep({
+    const stepInput: LeadModelStepInput = {
       threadId: input.threadId,
       runId: input.runId,
       userId: input.userId,
@@ -131,7 +137,11 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       warnings: [...run.guards.pending],
       // Runs that admit in a local activity take the snapshot from the step instead (no activity).
       admissionSnapshot: run.outcomes !== null,
-    });
+    };
+    const steps = run.localModelSteps ? localLead : lead;
+    const outcomes = run.outcomes?.leftForStep ?? [];
+    let step = await (outcomes.length > 0 ? steps.leadModelStepWithOutcomes({ ...stepInput, outcomes: [...outcomes] }) : steps.leadModelStep(stepInput));
+    run.outcomes?.stepWrote();
     // Kept apart: a rewritten turn (guards, delegation limit) comes back without it.
     const admission = step.admission ?? null;
     run.unseenTurn = null;
@@ -186,6 +196,8 @@ async function continueAsNewIfDue(run: LeadRunContext, turn: number): Promise<vo
     budgetWarned,
     pending: [...pending],
   };
+  // The last response's outcomes are written here: the next execution's first step gets none.
+  await run.outcomes?.writeLeftForStep();
   const resume = { turn, state: { ...run.state }, guards, continuedRuns: (run.input.resume?.continuedRuns ?? 0) + 1 };
   const next = makeContinueAsNewFunc<typeof leadRunWorkflow>({ typedSearchAttributes: info.typedSearchAttributes });
   await next({ ...run.input, resume });

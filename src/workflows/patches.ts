@@ -86,6 +86,14 @@ export const WORKFLOW_PATCHES = {
    */
   leadPatchesInOne: 'lead-patches-in-one',
   /**
+   * The last outcomes of a response are written by the next model step (`leadModelStepWithOutcomes`),
+   * not by a `recordToolOutcome` local activity of their own: the workflow task that learns them
+   * schedules that step at once. A run that stops or continues as new before the step writes them
+   * itself. Like {@link leadPatchesInOne}, and instead of it, this one marker stands for every lead
+   * patch ({@link LeadPatchId}) too: a run started since records it alone, so it costs no events.
+   */
+  leadOutcomesInStep: 'lead-outcomes-in-step',
+  /**
    * A run started with `modelSteps: local` runs its model steps as local activities. Asked only by
    * such runs (one more marker for them alone); a run whose first workflow task a worker from before
    * it ran took regular activities, and keeps them on replay.
@@ -93,7 +101,7 @@ export const WORKFLOW_PATCHES = {
   leadLocalModelSteps: 'lead-local-model-steps',
 } as const;
 
-/** The lead patches {@link WORKFLOW_PATCHES.leadPatchesInOne} stands for. */
+/** The lead patches {@link WORKFLOW_PATCHES.leadPatchesInOne} (and {@link WORKFLOW_PATCHES.leadOutcomesInStep}) stand for. */
 export type LeadPatchId = (typeof WORKFLOW_PATCHES)[
   | 'delegationLimit'
   | 'pollingSafetyNet'

@@ -1,5 +1,5 @@
 import { CancellationScope, condition } from '@temporalio/workflow';
-import type { SubagentProgress, ToolOutcome } from '../contracts';
+import type { CallOutcome, SubagentProgress, ToolOutcome } from '../contracts';
 import { localBookkeeping } from './activity-proxies';
 
 interface PendingOutcome {
@@ -25,15 +25,44 @@ function activationSettled(): Promise<void> {
  * Writes a run's tool outcomes in bursts (patch `batched-task-bookkeeping`): one `recordToolOutcome`, a
  * local activity, takes every outcome that became known in the same workflow activation, and those
  * that became known while the previous write was in flight. Older runs wrote one per call, each an
- * activity of its own.
+ * activity of its own. Since patch `lead-outcomes-in-step` a response's last burst is left to the
+ * next model step instead.
  */
 export class ToolOutcomeWriter {
   readonly #pending: PendingOutcome[] = [];
+  #leftForStep: CallOutcome[] = [];
 
+  /**
+   * `leaveToStep` decides which bursts the next model step writes instead (patch
+   * `lead-outcomes-in-step`, see `writtenByNextStep`); null where every burst is written at once.
+   */
   constructor(
     private readonly threadId: string,
     private readonly runId: string,
+    private readonly leaveToStep: ((burst: readonly CallOutcome[]) => boolean) | null,
   ) {}
+
+  /** Outcomes left to the next model step (`leadModelStepWithOutcomes`): [] when there are none. */
+  get leftForStep(): readonly CallOutcome[] {
+    return this.#leftForStep;
+  }
+
+  /** The model step that was given {@link leftForStep} stored them. */
+  stepWrote(): void {
+    this.#leftForStep = [];
+  }
+
+  /**
+   * Writes the outcomes left to a model step that will not run (the run stops, fails, or continues
+   * as new first), or whose end the run did not see: every write is keyed, so what a step already
+   * wrote is not written twice. Non-cancellable, like every outcome write.
+   */
+  async writeLeftForStep(): Promise<void> {
+    if (this.#leftForStep.length === 0) return;
+    const outcomes = this.#leftForStep;
+    await CancellationScope.nonCancellable(() => localBookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes }));
+    this.#leftForStep = [];
+  }
 
   /**
    * Resolves once the call's outcome is stored, with the spend the write took from the progress
@@ -56,8 +85,15 @@ export class ToolOutcomeWriter {
         await activationSettled();
         const burst = this.#pending.splice(0);
         onBurst();
+        const outcomes = burst.map(({ callId, outcome }) => ({ callId, outcome }));
+        if (this.leaveToStep?.(outcomes)) {
+          // Settled now: the response is done, and the workflow task that learned its last
+          // outcomes schedules the step that writes them, with no local activity before it.
+          this.#leftForStep.push(...outcomes);
+          for (const pending of burst) pending.written(null);
+          continue;
+        }
         try {
-          const outcomes = burst.map(({ callId, outcome }) => ({ callId, outcome }));
           const recorded = await localBookkeeping.recordToolOutcome({ threadId: this.threadId, runId: this.runId, outcomes });
           // Nothing came back in histories recorded before the writer read stored spend.
           const spent = new Map((recorded?.spent ?? []).map((s) => [s.callId, s.progress]));

@@ -27,6 +27,7 @@ test('the fixtures record inputs of the lead, subagent and batch activities', ()
       'closeToolCalls',
       'finishBatch',
       'leadModelStep',
+      'leadModelStepWithOutcomes',
       'loadBatchProgress',
       'nextBatchItems',
       'prepareLeadBatch',

@@ -53,10 +53,11 @@ test('model_steps: local runs each lead model step as a local activity: same run
   const scheduled = (events: readonly HistoryEvent[]) =>
     events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
   expect(scheduled(localEvents)).toEqual(['runSubagent']);
-  expect(scheduled(regularEvents)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStep']);
-  expect(localActivityTypes(localEvents).filter((type) => type === 'leadModelStep')).toHaveLength(2);
-  expect(patchIds(localEvents)).toEqual([WORKFLOW_PATCHES.leadPatchesInOne, WORKFLOW_PATCHES.leadLocalModelSteps]);
-  expect(patchIds(regularEvents)).toEqual([WORKFLOW_PATCHES.leadPatchesInOne]);
+  // The second step writes the task's outcome first (patch lead-outcomes-in-step), as a local activity too.
+  expect(scheduled(regularEvents)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
+  expect(localActivityTypes(localEvents)).toEqual(['leadModelStep', 'leadModelStepWithOutcomes']);
+  expect(patchIds(localEvents)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep, WORKFLOW_PATCHES.leadLocalModelSteps]);
+  expect(patchIds(regularEvents)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
   expect(count(localEvents, 'workflowTaskCompletedEventAttributes')).toBe(count(regularEvents, 'workflowTaskCompletedEventAttributes') - 2);
   expect(localThread).toEqual(await thread(regular, 'thread-regular'));
   expect(localThread.map(([type]) => type)).toEqual(['human', 'ai', 'tool', 'ai']);

@@ -17,6 +17,11 @@ type Activities = ReturnType<typeof createLeadActivities>;
  */
 const REFUSED: ReadonlyArray<{ readonly activity: keyof Activities; readonly input: unknown; readonly field: string }> = [
   { activity: 'leadModelStep', input: { threadId: THREAD, runId: RUN, userId: 'u', agentName: 'lead', modelName: 'm', turn: -1, message: null, toolOutcomes: [], limits: {}, catalog: [] }, field: 'turn' },
+  {
+    activity: 'leadModelStepWithOutcomes',
+    input: { threadId: THREAD, runId: RUN, userId: 'u', agentName: 'lead', modelName: 'm', turn: 1, message: null, toolOutcomes: [], limits: {}, catalog: [], outcomes: [] },
+    field: 'outcomes',
+  },
   { activity: 'admitSubagents', input: { requested: 0 }, field: 'requested' },
   { activity: 'rewriteLeadTurn', input: { threadId: THREAD, runId: RUN, turn: 0, modelName: 'm', keptToolCallIds: ['  '], note: null }, field: 'keptToolCallIds' },
   { activity: 'prepareLeadBatch', input: { threadId: THREAD, runId: RUN, userId: 'u', turn: 0, modelName: 'm', catalog: [] }, field: 'toolCallId' },

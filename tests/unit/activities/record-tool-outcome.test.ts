@@ -1,5 +1,6 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import { ApplicationFailure } from '@temporalio/common';
+import { createLeadModelStepWithOutcomes } from '../../../src/activities/lead-model-step';
 import { createRecordToolOutcome } from '../../../src/activities/record-tool-outcome';
 import { finishedTask, type ToolOutcome } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
@@ -158,5 +159,22 @@ describe('recordToolOutcome', () => {
     await expect(refused).rejects.toBeInstanceOf(ApplicationFailure);
     await expect(refused).rejects.toMatchObject({ type: INVALID_INPUT_TYPE, nonRetryable: true, message: expect.stringContaining('outcomes') });
     expect(await toolMessages()).toEqual([]);
+  });
+});
+
+describe('leadModelStepWithOutcomes', () => {
+  test('refuses, before any write, outcomes that take their spend from the store: only recordToolOutcome returns that spend to the run', async () => {
+    const stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    try {
+      const step = createLeadModelStepWithOutcomes(storeOnlyDeps(stores));
+      const cancelled: ToolOutcome = { ...failedTask('0.0'), spendInStore: true } as ToolOutcome;
+      const input = { threadId: THREAD, runId: RUN, userId: 'u', agentName: 'lead', modelName: 'm', turn: 1, message: null, toolOutcomes: [], limits: {}, catalog: [] };
+      const refused = step({ ...input, outcomes: [{ callId: '0.0', outcome: cancelled }] } as unknown as Parameters<typeof step>[0]);
+      await expect(refused).rejects.toMatchObject({ type: INVALID_INPUT_TYPE, nonRetryable: true, message: expect.stringContaining('outcomes: an outcome that takes its spend from the store') });
+      expect(await stores.messages.listMessages(THREAD)).toEqual([]);
+      expect(await stores.events.listEvents({ runId: RUN, threadId: THREAD })).toEqual([]);
+    } finally {
+      await stores.close();
+    }
   });
 });
