@@ -66,7 +66,8 @@ export class ToolOutcomeWriter {
 
   /**
    * Resolves once the call's outcome is stored, with the spend the write took from the progress
-   * store for it (see `spendInStore`), if any; rejects when its write failed for good.
+   * store for it (see `spendInStore`), if any, or with none once it is left to the next model step;
+   * rejects when its write failed for good.
    */
   write(callId: string, outcome: ToolOutcome): Promise<SubagentProgress | null> {
     return new Promise((written, failed) => {
