@@ -23,6 +23,8 @@ export interface HistoryProfile {
   workflowTasks: TaskTimings;
   /** Sum over workflows of first event -> last event. */
   spanMs: number;
+  /** Per repetition profiled: its first event -> its last event, over all its workflows. */
+  repetitionSpansMs: number[];
   /** Per activity type: wall time in which at least one activity of the type was scheduled or running (summed over workflows). */
   coveredMs: Map<string, number>;
 }
@@ -67,8 +69,8 @@ function coveredLength(intervals: Array<[number, number]>): number {
   return total;
 }
 
-/** Adds one workflow's history to `profile`. */
-function addHistory(profile: HistoryProfile, history: History): void {
+/** Adds one workflow's history to `profile`; returns its first and last event times, if any. */
+function addHistory(profile: HistoryProfile, history: History): [number, number] | null {
   const events = history.events ?? [];
   profile.workflows += 1;
   profile.events += events.length;
@@ -119,10 +121,20 @@ function addHistory(profile: HistoryProfile, history: History): void {
     }
   }
   for (const [type, list] of intervals) profile.coveredMs.set(type, (profile.coveredMs.get(type) ?? 0) + coveredLength(list));
+  return first && last ? [eventMs(first), eventMs(last)] : null;
 }
 
 /** Fetches the histories of `workflowIds` and profiles them together. */
-export async function profileWorkflows(client: Client, workflowIds: readonly string[]): Promise<HistoryProfile> {
+export function profileWorkflows(client: Client, workflowIds: readonly string[]): Promise<HistoryProfile> {
+  return profileRepetitions(client, [workflowIds]);
+}
+
+/**
+ * Fetches the histories of the workflows of every repetition and profiles them together; each
+ * repetition's span (its first event to its last, over its workflows) is kept apart: timed by the
+ * server, it leaves out the client's start and result calls and moves less than their wall time.
+ */
+export async function profileRepetitions(client: Client, repetitions: ReadonlyArray<readonly string[]>): Promise<HistoryProfile> {
   const profile: HistoryProfile = {
     workflows: 0,
     events: 0,
@@ -130,9 +142,18 @@ export async function profileWorkflows(client: Client, workflowIds: readonly str
     activities: new Map(),
     workflowTasks: emptyTimings(),
     spanMs: 0,
+    repetitionSpansMs: [],
     coveredMs: new Map(),
   };
-  for (const id of workflowIds) addHistory(profile, await client.workflow.getHandle(id).fetchHistory());
+  for (const workflowIds of repetitions) {
+    let from = Infinity;
+    let to = -Infinity;
+    for (const id of workflowIds) {
+      const span = addHistory(profile, await client.workflow.getHandle(id).fetchHistory());
+      if (span) [from, to] = [Math.min(from, span[0]), Math.max(to, span[1])];
+    }
+    if (to >= from) profile.repetitionSpansMs.push(to - from);
+  }
   return profile;
 }
 
@@ -162,8 +183,10 @@ export function profileText(label: string, profile: HistoryProfile, units: numbe
     if (timings) rows.push(timingsRow(type, timings, profile.coveredMs.get(type), profile.spanMs, units));
   }
   const activities = [...profile.activities.values()].reduce((sum, t) => sum + t.count, 0);
+  const spans = profile.repetitionSpansMs;
+  const span = spans.length > 1 ? `span ${fixed(median(spans), 1)} ms (median of ${spans.length} repetitions, min ${fixed(Math.min(...spans), 1)})` : `span ${fixed(profile.spanMs, 0)} ms`;
   return [
-    `  ${label}: ${profile.workflows} workflow(s), span ${fixed(profile.spanMs, 0)} ms, ` +
+    `  ${label}: ${profile.workflows} workflow(s), ${span}, ` +
       `${fixed(profile.events / units, 2)} history events/${unit}, ${fixed(activities / units, 2)} activities/${unit}`,
     `    events/${unit} by type: ${[...profile.eventTypes.entries()]
       .sort((a, b) => b[1] - a[1])

@@ -22,7 +22,7 @@ import { createBaselineWorkers, runBaseline } from './baseline';
 import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
 import { ModelStepsSchema, type ModelSteps } from '../src/contracts';
 import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type RunPlan } from './deerflow';
-import { profileText, profileWorkflows } from './history';
+import { profileRepetitions, profileText } from './history';
 import { runInProcessAgents } from './in-process-agent';
 import {
   DEFAULT_LEAD_TOOL_CALLS,
@@ -228,13 +228,20 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
 
 async function historyReport(client: Client, results: readonly Measurement[]): Promise<string> {
   const parts = [
-    'Where the time goes (histories of the last measured repetition; queue = scheduled->started, exec = started->closed,',
-    'busy = wall time with at least one such activity scheduled or running, summed over the lead runs):',
+    'Where the time goes (histories of every measured repetition; span = a repetition\'s first to last history event, as the server timed them;',
+    'queue = scheduled->started, exec = started->closed, busy = wall time with at least one such activity scheduled or running, summed over the runs):',
   ];
   for (const m of results) {
-    const deerflow = await profileWorkflows(client, m.deerflow.lastWorkflowIds);
-    const raw = await profileWorkflows(client, m.rawMatched.lastWorkflowIds);
-    parts.push('', `N=${m.tasks}`, profileText(`deerflow (${planText(m.plan)})`, deerflow, m.tasks), profileText(m.rawMatched.label, raw, m.tasks));
+    const reps = m.deerflow.workflowIds.length;
+    const deerflow = await profileRepetitions(client, m.deerflow.workflowIds);
+    const raw = await profileRepetitions(client, m.rawMatched.workflowIds);
+    const spanRatio = ratio(deerflow.repetitionSpansMs, raw.repetitionSpansMs);
+    parts.push(
+      '',
+      `N=${m.tasks}: span deerflow / ${m.rawMatched.label} ${spanRatio} (median / min)`,
+      profileText(`deerflow (${planText(m.plan)})`, deerflow, m.tasks * reps),
+      profileText(m.rawMatched.label, raw, m.tasks * m.rawMatched.workflowIds.length),
+    );
   }
   return parts.join('\n');
 }

@@ -178,8 +178,8 @@ export function leadToolReport(options: LeadToolOptions, results: readonly LeadT
 export async function leadToolHistoryReport(client: Client, results: readonly LeadToolMeasurement[]): Promise<string> {
   const parts = ['Lead direct tool calls, where the time goes (last measured repetition, per call):'];
   for (const m of results) {
-    const deerflow = await profileWorkflows(client, m.deerflow.lastWorkflowIds);
-    const raw = await profileWorkflows(client, m.raw.lastWorkflowIds);
+    const deerflow = await profileWorkflows(client, m.deerflow.workflowIds.at(-1) ?? []);
+    const raw = await profileWorkflows(client, m.raw.workflowIds.at(-1) ?? []);
     parts.push(
       '',
       shapeText(m.shape, m.calls),

@@ -20,11 +20,12 @@ export interface Variant {
   /** One repetition; returns the ids of the workflows it ran (for the history breakdown). */
   readonly run: () => Promise<readonly string[]>;
   readonly samples: Sample[];
-  lastWorkflowIds: readonly string[];
+  /** The ids of the workflows each measured repetition ran, in order. */
+  readonly workflowIds: Array<readonly string[]>;
 }
 
 export function variant(label: string, run: () => Promise<readonly string[]>, prepare: (() => Promise<void>) | null = null): Variant {
-  return { label, prepare, run, samples: [], lastWorkflowIds: [] };
+  return { label, prepare, run, samples: [], workflowIds: [] };
 }
 
 /** Times one repetition of `variant` (its `prepare` is not timed); records it unless a warm-up. */
@@ -39,7 +40,7 @@ export async function measure(variant: Variant, record: boolean, serverCpu: Serv
   const serverCpuMs = server();
   if (!record) return;
   variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs });
-  variant.lastWorkflowIds = ids;
+  variant.workflowIds.push(ids);
 }
 
 /**
