@@ -83,6 +83,9 @@ const BATCHES_ON = { subagent_batches: { enabled: true, poll_interval_seconds: 0
 /** A run total of 3 tasks: the delegation-limit recipes' config. */
 const DELEGATION_LIMIT = { subagents: { max_total_per_run: 3 } };
 
+/** The delegation-limit config with the lead's model steps as local activities. */
+const LOCAL_MODEL_STEPS = { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } };
+
 /** Item 01 runs for 4 s while the batch continues as new around it (patch "batch-items-outlive-runs"). */
 const OUTLIVE_BATCH = { item: null, items: [{ key: '01', prompt: 'slow item' }, ...batchItems(20).slice(1)], maxRunningItems: 2, maxLiveItems: 3, historyEventLimit: 100 };
 
@@ -469,7 +472,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Patch "lead-local-model-steps" (`lead_runs.model_steps: local`): the delegation-limit run again, each model step a local activity inside the workflow task (no leadModelStep activity, no workflow task of its own per turn).',
     scenario: () => RECIPES['delegation-limit']!.scenario(),
-    config: { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } },
+    config: LOCAL_MODEL_STEPS,
   },
   'then-chained-calls-mixed': {
     file: 'lead-then-chained-calls-mixed.json',
@@ -519,7 +522,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Patches "lead-outcomes-in-step" and "lead-local-model-steps": the delegation-limit run with local model steps; the step after each response is a leadModelStepWithOutcomes local activity.',
     scenario: () => RECIPES['delegation-limit']!.scenario(),
-    config: { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } },
+    config: LOCAL_MODEL_STEPS,
   },
   'lead-tool-search': {
     file: 'lead-tool-search.json',

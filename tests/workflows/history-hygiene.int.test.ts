@@ -2,6 +2,7 @@ import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sha256Hex } from '../../src/activities/sha256-hex';
 import { WORKFLOW_PATCHES } from '../../src/workflows/patches';
+import { decodeJson, localActivityTypes, patchIds } from '../support/history-events';
 import { createTestEnv } from '../support/temporal-env';
 import { startHarness, type Harness } from '../support/harness';
 
@@ -85,10 +86,7 @@ test('a new lead run records one patch marker for every lead patch, and one Temp
   expect(state.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
 
   const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-  const patchIds = events
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-    .map((e) => (JSON.parse(Buffer.from(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data!).toString('utf8')) as { id: string }).id);
-  expect(patchIds).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
+  expect(patchIds(events)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
   const changeVersions = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.['TemporalChangeVersion'] !== undefined);
   expect(changeVersions).toHaveLength(1);
 });
@@ -106,14 +104,10 @@ test('a new lead run admits its tasks from the model step: the step returns the 
   expect(state.tasks.map((t) => t.status)).toEqual(['completed', 'completed']);
 
   const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-  const decode = (data: Uint8Array | null | undefined): unknown => JSON.parse(Buffer.from(data ?? new Uint8Array()).toString('utf8'));
-  const localActivities = events
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-    .map((e) => (decode(e.markerRecordedEventAttributes!.details!['data']!.payloads![0]!.data) as { activity_type: string }).activity_type);
-  expect(localActivities).not.toContain('admitSubagents');
+  expect(localActivityTypes(events)).not.toContain('admitSubagents');
   const stepResults = events
     .filter((e) => e.activityTaskCompletedEventAttributes)
-    .map((e) => decode(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!.data) as { toolCalls?: unknown[]; admission?: unknown })
+    .map((e) => decodeJson(e.activityTaskCompletedEventAttributes!.result!.payloads![0]!.data) as { toolCalls?: unknown[]; admission?: unknown })
     .filter((r) => Array.isArray(r.toolCalls));
   // The delegating step carries the snapshot the run admitted with; the final answer has none.
   expect(stepResults.map((r) => r.admission ?? null)).toEqual([

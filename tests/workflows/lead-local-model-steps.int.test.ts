@@ -1,33 +1,14 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { temporal as proto } from '@temporalio/proto';
 import { WORKFLOW_PATCHES } from '../../src/workflows/patches';
 import type { Harness } from '../support/harness';
+import { localActivityTypes, patchIds, scheduledActivityTypes, type HistoryEvent } from '../support/history-events';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 const temporal = useTemporal();
 
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
 const oneTask = { lead: [{ tool_calls: [task(1)] }, { content: 'Job 1 is done.' }], subagents: [{ match: '*', turns: [{ content: 'ok' }] }] };
-
-type HistoryEvent = proto.api.history.v1.IHistoryEvent;
-
-function decode(data: Uint8Array | null | undefined): unknown {
-  return JSON.parse(Buffer.from(data ?? new Uint8Array()).toString('utf8'));
-}
-
-/** The activity types of a history's local activity markers, in order. */
-function localActivityTypes(events: readonly HistoryEvent[]): string[] {
-  return events
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-    .map((e) => (decode(e.markerRecordedEventAttributes!.details!['data']!.payloads![0]!.data) as { activity_type: string }).activity_type);
-}
-
-function patchIds(events: readonly HistoryEvent[]): string[] {
-  return events
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-    .map((e) => (decode(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data) as { id: string }).id);
-}
 
 const count = (events: readonly HistoryEvent[], attributes: keyof HistoryEvent) => events.filter((e) => e[attributes] != null).length;
 
@@ -50,11 +31,9 @@ test('model_steps: local runs each lead model step as a local activity: same run
     expect(state).toMatchObject({ status: 'completed', finalMessageBrief: 'Job 1 is done.' });
     expect(state.tasks.map((t) => [t.status, t.resultBrief])).toEqual([['completed', 'ok']]);
   }
-  const scheduled = (events: readonly HistoryEvent[]) =>
-    events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-  expect(scheduled(localEvents)).toEqual(['runSubagent']);
+  expect(scheduledActivityTypes(localEvents)).toEqual(['runSubagent']);
   // The second step writes the task's outcome first (patch lead-outcomes-in-step), as a local activity too.
-  expect(scheduled(regularEvents)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
+  expect(scheduledActivityTypes(regularEvents)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
   expect(localActivityTypes(localEvents)).toEqual(['leadModelStep', 'leadModelStepWithOutcomes']);
   expect(patchIds(localEvents)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep, WORKFLOW_PATCHES.leadLocalModelSteps]);
   expect(patchIds(regularEvents)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);

@@ -1,42 +1,23 @@
 import { mapStoredMessageToChatMessage } from '@langchain/core/messages';
 import { WorkflowFailedError } from '@temporalio/client';
-import type { temporal as proto } from '@temporalio/proto';
 import { WORKFLOW_PATCHES } from '../../src/workflows/patches';
 import type { Harness } from '../support/harness';
+import { decodeJson, localActivityTypes, patchIds, scheduledActivityTypes, type HistoryEvent } from '../support/history-events';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 const temporal = useTemporal();
 
-type HistoryEvent = proto.api.history.v1.IHistoryEvent;
-
 const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
-
-function decode(data: Uint8Array | null | undefined): unknown {
-  return JSON.parse(Buffer.from(data ?? new Uint8Array()).toString('utf8'));
-}
 
 async function historyOf(workflowId: string, runId?: string): Promise<HistoryEvent[]> {
   return (await temporal.env().client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
 }
 
-const scheduled = (events: readonly HistoryEvent[]) =>
-  events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => e.activityTaskScheduledEventAttributes!.activityType!.name);
-
-const localActivities = (events: readonly HistoryEvent[]) =>
-  events
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity')
-    .map((e) => (decode(e.markerRecordedEventAttributes!.details!['data']!.payloads![0]!.data) as { activity_type: string }).activity_type);
-
-const patchIds = (events: readonly HistoryEvent[]) =>
-  events
-    .filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_patch')
-    .map((e) => (decode(e.markerRecordedEventAttributes!.details!['patch-data']!.payloads![0]!.data) as { id: string }).id);
-
 /** The call ids of the outcomes each `leadModelStepWithOutcomes` was given, one list per step. */
 const carried = (events: readonly HistoryEvent[]) =>
   events
     .filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'leadModelStepWithOutcomes')
-    .map((e) => (decode(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data) as { outcomes: Array<{ callId: string }> }).outcomes.map((o) => o.callId));
+    .map((e) => (decodeJson(e.activityTaskScheduledEventAttributes!.input!.payloads![0]!.data) as { outcomes: Array<{ callId: string }> }).outcomes.map((o) => o.callId));
 
 /** The thread as stored: each message's type and text. */
 async function thread(harness: Harness, threadId: string): Promise<Array<[string, unknown]>> {
@@ -56,9 +37,9 @@ test("a one-task run: the task's outcome is written by the next model step, with
 
   const events = await historyOf(workflowId);
   expect(patchIds(events)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
-  expect(scheduled(events)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
+  expect(scheduledActivityTypes(events)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
   expect(carried(events)).toEqual([['0.0']]);
-  expect(localActivities(events)).toEqual([]);
+  expect(localActivityTypes(events)).toEqual([]);
   expect(await thread(harness, 'thread-one')).toEqual([
     ['human', 'go'],
     ['ai', ''],
@@ -86,7 +67,7 @@ test('only the last burst of a response is left to the step: an earlier one is w
     ['0.1', 'completed'],
   ]);
   const events = await historyOf(workflowId);
-  expect(localActivities(events)).toEqual(['recordToolOutcome']);
+  expect(localActivityTypes(events)).toEqual(['recordToolOutcome']);
   expect(carried(events)).toEqual([['0.1']]);
   expect((await thread(harness, 'thread-bursts')).map(([type, content]) => `${type}:${String(content)}`)).toEqual(['human:go', 'ai:', 'tool:Task Succeeded. Result: fast', 'tool:Task Succeeded. Result: slow', 'ai:both done']);
   expect(await taskEnds(harness, 'thread-bursts')).toEqual([
@@ -108,8 +89,8 @@ test('a response that asked the user a question writes its last outcomes at once
   await started.handle.result();
 
   const events = await historyOf(started.workflowId);
-  expect(localActivities(events)).toEqual(['recordToolOutcome']);
-  expect(scheduled(events)).toEqual(['leadModelStep', 'runSubagent', 'recordClarification', 'recordClarification', 'leadModelStep']);
+  expect(localActivityTypes(events)).toEqual(['recordToolOutcome']);
+  expect(scheduledActivityTypes(events)).toEqual(['leadModelStep', 'runSubagent', 'recordClarification', 'recordClarification', 'leadModelStep']);
   expect(await taskEnds(harness, 'thread-question')).toEqual([['0.0', 'completed']]);
 });
 
@@ -129,7 +110,7 @@ test('a run cancelled during the step that carries the outcomes writes them itse
   const events = await historyOf(started.workflowId);
   expect(carried(events)).toEqual([['0.0']]);
   // The run did not see the step end, so it wrote what the step was given (keyed: nothing twice).
-  expect(localActivities(events)).toEqual(['recordToolOutcome']);
+  expect(localActivityTypes(events)).toEqual(['recordToolOutcome']);
   expect(await thread(harness, 'thread-cancel')).toEqual([
     ['human', 'go'],
     ['ai', ''],
@@ -157,10 +138,10 @@ test('a run that continues as new between a response and its next step writes th
   const next = first.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId;
   expect(next).toBeTruthy();
   // The first execution wrote the outcomes its last response left to a step it never ran.
-  expect(localActivities(first)).toEqual(['recordToolOutcome']);
-  expect(scheduled(first).at(-1)).toBe('runSubagent');
+  expect(localActivityTypes(first)).toEqual(['recordToolOutcome']);
+  expect(scheduledActivityTypes(first).at(-1)).toBe('runSubagent');
   const second = await historyOf(started.workflowId, next!);
-  expect(scheduled(second)[0]).toBe('leadModelStep');
+  expect(scheduledActivityTypes(second)[0]).toBe('leadModelStep');
 
   // Every task's result is in the thread once, right after the call that asked for it.
   const types = (await thread(harness, 'thread-continued')).map(([type]) => type);
