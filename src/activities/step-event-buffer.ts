@@ -13,6 +13,8 @@ export const FLUSH_THRESHOLD = 25;
  */
 export class StepEventBuffer {
   private pending: NewRunEvent[] = [];
+  /** The latest write, settled or not (it never rejects). */
+  private writing: Promise<void> = Promise.resolve();
   private readonly scope: SubagentExecutionScope;
 
   constructor(
@@ -88,11 +90,23 @@ export class StepEventBuffer {
     };
   }
 
-  /** Writes pending rows; never throws (events must not fail the subagent). */
+  /**
+   * Writes pending rows and resolves once every row added so far was written or put back: a flush
+   * also waits for one already writing (the execution's last flush must not end before an earlier
+   * one it raced). Never throws (events must not fail the subagent).
+   */
   async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const batch = this.pending;
-    this.pending = [];
+    const earlier = this.writing;
+    if (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      this.writing = this.write(batch);
+    }
+    await earlier;
+    await this.writing;
+  }
+
+  private async write(batch: NewRunEvent[]): Promise<void> {
     try {
       await this.store.putBatch(batch);
     } catch (err) {
