@@ -28,6 +28,7 @@ import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { rotated } from './measure';
+import { readSettledServerRequests, requestsPerItem, serverRequestsTable, type ServerRequests } from './server-requests';
 import { cpuSpan, processCpuReader } from './process-cpu';
 import { fixed, median, table } from './stats';
 
@@ -75,6 +76,8 @@ interface Sample {
   readonly cpuMs: number;
   /** The dev server's CPU time over the same span; NaN where it cannot be read. */
   readonly serverCpuMs: number;
+  /** The dev server's requests over the same span, per item. */
+  readonly serverRequests: ServerRequests;
   readonly note: string;
 }
 
@@ -92,13 +95,22 @@ function perRound(rounds: readonly Round[], value: (round: Round) => number): st
   return `${fixed(median(values), 2)}x, median of ${values.length} rounds (each: ${values.map((v) => fixed(v, 2)).join(', ')})`;
 }
 
-async function timed(round: number, label: string, serverCpu: () => number | null, work: () => Promise<string>): Promise<Sample> {
-  const server = cpuSpan(serverCpu);
+interface ServerReaders {
+  readonly cpu: () => number | null;
+  readonly metricsUrl: string;
+}
+
+async function timed(round: number, label: string, items: number, server: ServerReaders, work: () => Promise<string>): Promise<Sample> {
+  const requestsBefore = await readSettledServerRequests(server.metricsUrl);
+  const serverCpu = cpuSpan(server.cpu);
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
   const note = await work();
   const cpu = process.cpuUsage(cpuBefore);
-  return { round, label, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: server(), note };
+  const wallMs = performance.now() - t0;
+  const serverCpuMs = serverCpu();
+  const serverRequests = requestsPerItem(requestsBefore, await readSettledServerRequests(server.metricsUrl), items);
+  return { round, label, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, serverRequests, note };
 }
 
 async function main(): Promise<void> {
@@ -106,7 +118,7 @@ async function main(): Promise<void> {
   installBenchRuntime();
   const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-batch-'));
   const server = await startDevServer();
-  const serverCpu = processCpuReader(server.pid);
+  const serverReaders: ServerReaders = { cpu: processCpuReader(server.pid), metricsUrl: server.metricsUrl };
   try {
     const connection = await NativeConnection.connect({ address: server.address });
     const temporal = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });
@@ -170,7 +182,7 @@ async function main(): Promise<void> {
     for (let round = 1; round <= options.rounds; round++) {
       const measured: Partial<Record<keyof Round, Sample>> = {};
       for (const v of rotated(variants, round - 1)) {
-        const sample = await timed(round, v.label, serverCpu, v.run);
+        const sample = await timed(round, v.label, options.items, serverReaders, v.run);
         measured[v.key] = sample;
         samples.push(sample);
       }
@@ -203,6 +215,11 @@ async function main(): Promise<void> {
         `(raw + in-process agent) / deerflow: ${perRound(rounds, (r) => totalCpu(r.rawAgent) / totalCpu(r.deerflow))} ` +
         `(this process + dev server on ${cpus().length} cores; the throughput ratio a saturated machine allows)`,
     );
+    console.log(
+      `\nWhat the dev server did per item (its Prometheus counters over each variant's span${several ? ', median of the rounds' : ''}; ` +
+        'a variant also pays for timers and tasks the one before it left behind):',
+    );
+    console.log(serverRequestsTable(variants.map((v) => ({ label: v.label, samples: rounds.map((r) => r[v.key].serverRequests) }))));
     if (options.history) {
       console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
       console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', idPrefix: RAW_ID_PREFIX }));

@@ -46,7 +46,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
       options.log('starting the embedded Temporal dev server ...');
       server = await startDevServer({ namespace: config.temporal.namespace });
       cleanups.push(() => server!.stop());
-      options.log(`Temporal dev server at ${server.address}, Web UI at ${server.uiUrl}`);
+      options.log(`Temporal dev server at ${server.address}, Web UI at ${server.uiUrl}, metrics at ${server.metricsUrl}`);
     }
     const connectionOptions = server === null ? cluster! : { address: server.address };
     const namespace = config.temporal.namespace;

@@ -22,6 +22,8 @@ export function startDevArgs(settings: DevServerSettings): string[] {
     String(settings.port),
     '--ui-port',
     String(settings.uiPort),
+    '--metrics-port',
+    String(settings.metricsPort),
     '--namespace',
     settings.namespace,
     '--log-level',
@@ -46,6 +48,7 @@ export async function startCliDevServer(cliPath: string, settings: DevServerSett
 
   const address = hostPort(settings.host, settings.port);
   const uiUrl = `http://${hostPort(settings.host, settings.uiPort)}`;
+  const metricsUrl = `http://${hostPort(settings.host, settings.metricsPort)}/metrics`;
   try {
     const failed = failureSignal(child, cliPath);
     await waitUntilReady(
@@ -59,7 +62,7 @@ export async function startCliDevServer(cliPath: string, settings: DevServerSett
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`${reason}\nCommand: ${cliPath} ${args.join(' ')}\nServer output (last lines):\n${tail.text()}`);
   }
-  return { address, uiUrl, namespace: settings.namespace, pid: child.pid ?? null, stop };
+  return { address, uiUrl, metricsUrl, namespace: settings.namespace, pid: child.pid ?? null, stop };
 }
 
 function captureOutput(child: ChildProcess, tail: OutputTail): Promise<void> {

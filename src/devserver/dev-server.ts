@@ -16,6 +16,8 @@ export interface DevServerOptions {
   readonly port?: number;
   /** Web UI port. Default: a free port. */
   readonly uiPort?: number;
+  /** Port of the server's Prometheus metrics (`/metrics`). Default: a free port. */
+  readonly metricsPort?: number;
   /** Namespace created at start. Default `default`. */
   readonly namespace?: string;
   /** SQLite file to persist state across restarts. Default: in memory. */
@@ -34,6 +36,11 @@ export interface DevServer {
   readonly address: string;
   /** Web UI base URL, e.g. `http://127.0.0.1:8233`. */
   readonly uiUrl: string;
+  /**
+   * The server's Prometheus metrics, e.g. `http://127.0.0.1:9233/metrics`: among them its
+   * persistence and service requests by operation, which the benchmarks read per variant.
+   */
+  readonly metricsUrl: string;
   readonly namespace: string;
   /** Process id of the server, or null when the Temporal SDK manages the process (downloaded CLI). */
   readonly pid: number | null;
@@ -47,6 +54,7 @@ export interface DevServerSettings {
   readonly host: string;
   readonly port: number;
   readonly uiPort: number;
+  readonly metricsPort: number;
   readonly namespace: string;
   readonly dbFilename: string | undefined;
   readonly searchAttributes: readonly SearchAttributeDefinition[];
@@ -74,12 +82,13 @@ export async function startDevServer(opts: DevServerOptions = {}): Promise<DevSe
 async function settingsFrom(opts: DevServerOptions): Promise<DevServerSettings> {
   const ip = opts.ip ?? '127.0.0.1';
   const host = dialableHost(ip);
-  const [port, uiPort] = await choosePorts(host, opts.port, opts.uiPort);
+  const [port, uiPort, metricsPort] = await choosePorts(host, [opts.port, opts.uiPort, opts.metricsPort]);
   return {
     ip,
     host,
     port,
     uiPort,
+    metricsPort,
     namespace: opts.namespace ?? 'default',
     dbFilename: opts.dbFilename,
     searchAttributes: opts.searchAttributes ?? CUSTOM_SEARCH_ATTRIBUTES,
@@ -88,11 +97,18 @@ async function settingsFrom(opts: DevServerOptions): Promise<DevServerSettings> 
   };
 }
 
-async function choosePorts(host: string, port?: number, uiPort?: number): Promise<[number, number]> {
-  const free = await pickFreePorts(2, host);
-  const chosenPort = port ?? free[0];
-  // The second free port may coincide with an explicitly requested frontend port.
-  const chosenUiPort = uiPort ?? free.find((candidate) => candidate !== chosenPort);
-  if (chosenPort === undefined || chosenUiPort === undefined) throw new Error('Could not find free ports');
-  return [chosenPort, chosenUiPort];
+type Requested = readonly [port: number | undefined, uiPort: number | undefined, metricsPort: number | undefined];
+
+/** The requested ports, each missing one a free port that none of the others is. */
+async function choosePorts(host: string, requested: Requested): Promise<[number, number, number]> {
+  const free = await pickFreePorts(requested.length, host);
+  const taken = new Set(requested.filter((port) => port !== undefined));
+  const choose = (port: number | undefined): number => {
+    // A free port may coincide with an explicitly requested one.
+    const pick = port ?? free.find((candidate) => !taken.has(candidate));
+    if (pick === undefined) throw new Error('Could not find free ports');
+    taken.add(pick);
+    return pick;
+  };
+  return [choose(requested[0]), choose(requested[1]), choose(requested[2])];
 }

@@ -22,7 +22,7 @@ export async function startSdkDevServer(settings: DevServerSettings): Promise<De
       dbFilename: settings.dbFilename,
       searchAttributes: [...settings.searchAttributes],
       log: { format: 'pretty', level: 'warn' },
-      extraArgs: dynamicConfigFlags(),
+      extraArgs: ['--metrics-port', String(settings.metricsPort), ...dynamicConfigFlags()],
     },
   }).catch((error: unknown) => {
     const reason = error instanceof Error ? error.message : String(error);
@@ -36,6 +36,7 @@ export async function startSdkDevServer(settings: DevServerSettings): Promise<De
   const stop = (): Promise<void> => (stopped ??= env.teardown());
   const address = hostPort(settings.host, settings.port);
   const uiUrl = `http://${hostPort(settings.host, settings.uiPort)}`;
+  const metricsUrl = `http://${hostPort(settings.host, settings.metricsPort)}/metrics`;
   try {
     const searchAttributeNames = settings.searchAttributes.map((a) => a.name);
     await waitUntilReady({ address, namespace: settings.namespace, searchAttributeNames, uiUrl }, { timeoutMs: settings.startTimeoutMs });
@@ -43,5 +44,5 @@ export async function startSdkDevServer(settings: DevServerSettings): Promise<De
     await stop();
     throw error;
   }
-  return { address, uiUrl, namespace: settings.namespace, pid: null, stop };
+  return { address, uiUrl, metricsUrl, namespace: settings.namespace, pid: null, stop };
 }

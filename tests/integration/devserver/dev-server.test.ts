@@ -14,6 +14,10 @@ function portOf(address: string): number {
   return Number(address.slice(address.lastIndexOf(':') + 1));
 }
 
+function metricsPortOf(url: string): number {
+  return Number(new URL(url).port);
+}
+
 function httpGetStatus(url: string): Promise<number> {
   return new Promise((resolve, reject) => {
     http
@@ -130,11 +134,19 @@ describe('startDevServer (real temporal CLI)', () => {
     expect(status).toBeLessThan(400);
   });
 
+  it('serves its Prometheus metrics on metricsUrl, persistence requests by operation among them', async () => {
+    if (server === undefined) throw new Error('server did not start');
+    expect(server.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(new Set([portOf(server.address), portOf(server.uiUrl), metricsPortOf(server.metricsUrl)]).size).toBe(3);
+    const text = await (await fetch(server.metricsUrl)).text();
+    expect(text).toMatch(/^persistence_requests\{[^}]*operation="CreateWorkflowExecution"[^}]*\} \d+/m);
+  });
+
   it('stop() ends the process, closes the ports, and is idempotent', async () => {
     if (server === undefined || server.pid === null) throw new Error('server did not start');
     await connection?.close();
     connection = undefined;
-    const { pid, address, uiUrl } = server;
+    const { pid, address, uiUrl, metricsUrl } = server;
     expect(isAlive(pid)).toBe(true);
     expect(await acceptsTcp(portOf(address))).toBe(true);
 
@@ -144,6 +156,7 @@ describe('startDevServer (real temporal CLI)', () => {
     expect(isAlive(pid)).toBe(false);
     expect(await acceptsTcp(portOf(address))).toBe(false);
     expect(await acceptsTcp(portOf(uiUrl))).toBe(false);
+    expect(await acceptsTcp(metricsPortOf(metricsUrl))).toBe(false);
   });
 
   it('fails with the server output when the process exits early', async () => {

@@ -25,6 +25,7 @@ describe('dynamicConfigFlags', () => {
       host: '127.0.0.1',
       port: 7233,
       uiPort: 8233,
+      metricsPort: 9233,
       namespace: 'default',
       dbFilename: undefined,
       searchAttributes: [],

@@ -1,0 +1,68 @@
+import { fixed, median, table } from './stats';
+
+/**
+ * The dev server's request counters, summed by family and operation (`persistence CreateWorkflowExecution`,
+ * `service RespondWorkflowTaskCompleted`), as its Prometheus endpoint reports them.
+ */
+export type ServerRequests = ReadonlyMap<string, number>;
+
+/** Counters of requests the server served (frontend, history, matching) and made to its database. */
+const COUNTER = /^(persistence|service)_requests\{([^}]*)\} (\S+)$/;
+const OPERATION = /(?:^|,)operation="([^"]*)"/;
+
+/** Reads the counters now. */
+export async function readServerRequests(metricsUrl: string): Promise<ServerRequests> {
+  const response = await fetch(metricsUrl);
+  if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
+  const counts = new Map<string, number>();
+  for (const line of (await response.text()).split('\n')) {
+    const match = COUNTER.exec(line);
+    const operation = match === null ? undefined : OPERATION.exec(match[2]!)?.[1];
+    if (match === null || operation === undefined) continue;
+    const key = `${match[1]!} ${operation}`;
+    counts.set(key, (counts.get(key) ?? 0) + Number(match[3]));
+  }
+  return counts;
+}
+
+/** Counters that stop moving once the work of a variant is done (timers left behind move others). */
+const SETTLING = ['persistence CreateWorkflowExecution', 'service RespondWorkflowTaskCompleted', 'service RespondActivityTaskCompleted'];
+const SETTLE_POLL_MS = 500;
+const SETTLE_MAX_MS = 5_000;
+
+/**
+ * Reads the counters once the work just done shows in them: the server reports its counters in
+ * intervals, so a reading right after a batch ends misses some of its last requests.
+ */
+export async function readSettledServerRequests(metricsUrl: string): Promise<ServerRequests> {
+  let last = await readServerRequests(metricsUrl);
+  for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_POLL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
+    const next = await readServerRequests(metricsUrl);
+    if (SETTLING.every((key) => next.get(key) === last.get(key))) return next;
+    last = next;
+  }
+  return last;
+}
+
+/** What the server did between two readings, per item. */
+export function requestsPerItem(before: ServerRequests, after: ServerRequests, items: number): ServerRequests {
+  return new Map([...after].map(([key, count]) => [key, (count - (before.get(key) ?? 0)) / items]));
+}
+
+/**
+ * One column per variant (the median over its samples), one row per operation any variant asked
+ * for at least once per 20 items, and each family's total.
+ */
+export function serverRequestsTable(variants: readonly { readonly label: string; readonly samples: readonly ServerRequests[] }[]): string {
+  const value = (samples: readonly ServerRequests[], key: string) => median(samples.map((s) => s.get(key) ?? 0));
+  const keys = [...new Set(variants.flatMap((v) => v.samples.flatMap((s) => [...s.keys()])))].sort();
+  const shown = keys.filter((key) => variants.some((v) => value(v.samples, key) >= 0.05));
+  const total = (family: string) => (samples: readonly ServerRequests[]) =>
+    median(samples.map((s) => [...s].filter(([key]) => key.startsWith(`${family} `)).reduce((sum, [, n]) => sum + n, 0)));
+  const rows = [
+    ...shown.map((key) => [key, ...variants.map((v) => fixed(value(v.samples, key), 2))]),
+    ...['persistence', 'service'].map((family) => [`${family}, all operations`, ...variants.map((v) => fixed(total(family)(v.samples), 2))]),
+  ];
+  return table(['requests per item (family, operation)', ...variants.map((v) => v.label)], rows);
+}
