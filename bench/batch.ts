@@ -28,8 +28,8 @@ import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { rotated } from './measure';
-import { readSettledServerRequests, requestsPerItem, serverRequestsTable, type ServerRequests } from './server-requests';
 import { cpuSpan, processCpuReader } from './process-cpu';
+import { readSettledServerRequests, requestsPerItem, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, table } from './stats';
 
 /** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
