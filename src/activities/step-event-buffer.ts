@@ -13,7 +13,7 @@ export const FLUSH_THRESHOLD = 25;
  */
 export class StepEventBuffer {
   private pending: NewRunEvent[] = [];
-  /** The latest write, settled or not (it never rejects). */
+  /** Settles once every write asked for so far has (none rejects). */
   private writing: Promise<void> = Promise.resolve();
   private readonly scope: SubagentExecutionScope;
 
@@ -96,13 +96,12 @@ export class StepEventBuffer {
    * one it raced). Never throws (events must not fail the subagent).
    */
   async flush(): Promise<void> {
-    const earlier = this.writing;
     if (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];
-      this.writing = this.write(batch);
+      // Asked for at once (a store may commit it with the one in flight), settled after every earlier one.
+      this.writing = Promise.all([this.writing, this.write(batch)]).then(() => undefined);
     }
-    await earlier;
     await this.writing;
   }
 

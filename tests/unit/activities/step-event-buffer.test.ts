@@ -58,3 +58,25 @@ test('a flush with rows of its own writes them at once, beside a write already i
   await second;
   expect(stored.map((r) => (r.payload as { message_index: number }).message_index)).toEqual([1, 0]);
 });
+
+test('the last of three flushes waits for the first write too, when the writes between them end first', async () => {
+  const { store, stored, asked, release, releaseNewest } = heldStore();
+  const buffer = new StepEventBuffer(store, itemExecution('k'));
+  for (const index of [0, 1, 2]) {
+    await buffer.add(step(index), null);
+    void buffer.flush();
+  }
+  let done = false;
+  const last = buffer.flush().then(() => {
+    done = true;
+  });
+  expect(asked()).toBe(3);
+  releaseNewest();
+  releaseNewest();
+  await new Promise((resolve) => setImmediate(resolve));
+  // Rows 2 and 1 are stored; row 0 is still being written.
+  expect(done).toBe(false);
+  release();
+  await last;
+  expect(stored.map((r) => (r.payload as { message_index: number }).message_index)).toEqual([2, 1, 0]);
+});
