@@ -11,7 +11,7 @@ const COUNTER = /^(persistence|service)_requests\{([^}]*)\} (\S+)$/;
 const OPERATION = /(?:^|,)operation="([^"]*)"/;
 
 /** Reads the counters now. */
-export async function readServerRequests(metricsUrl: string): Promise<ServerRequests> {
+async function readServerRequests(metricsUrl: string): Promise<ServerRequests> {
   const response = await fetch(metricsUrl);
   if (!response.ok) throw new Error(`${metricsUrl} answered ${response.status}`);
   const counts = new Map<string, number>();
