@@ -2,12 +2,23 @@ import { fixed, median, table } from './stats';
 
 /**
  * The dev server's request counters, summed by family and operation (`persistence CreateWorkflowExecution`,
- * `service RespondWorkflowTaskCompleted`), as its Prometheus endpoint reports them.
+ * `service RespondWorkflowTaskCompleted`, `task VisibilityTaskUpsertExecution`), as its Prometheus
+ * endpoint reports them.
  */
 export type ServerRequests = ReadonlyMap<string, number>;
 
-/** Counters of requests the server served (frontend, history, matching) and made to its database. */
-const COUNTER = /^(persistence|service)_requests\{([^}]*)\} (\S+)$/;
+/**
+ * Counters of requests the server served (frontend, history, matching) and made to its database,
+ * of the tasks its history queues (transfer, timer, visibility) ran, and of the task attempts it
+ * put back because a workflow's lock or a namespace's budget was busy, by the family they count in.
+ */
+const FAMILIES: Readonly<Record<string, string>> = {
+  persistence_requests: 'persistence',
+  service_requests: 'service',
+  task_requests: 'task',
+  task_errors_throttled: 'throttled',
+};
+const COUNTER = /^(persistence_requests|service_requests|task_requests|task_errors_throttled)\{([^}]*)\} (\S+)$/;
 const OPERATION = /(?:^|,)operation="([^"]*)"/;
 
 /** Reads the counters now. */
@@ -19,7 +30,7 @@ async function readServerRequests(metricsUrl: string): Promise<ServerRequests> {
     const match = COUNTER.exec(line);
     const operation = match === null ? undefined : OPERATION.exec(match[2]!)?.[1];
     if (match === null || operation === undefined) continue;
-    const key = `${match[1]!} ${operation}`;
+    const key = `${FAMILIES[match[1]!]!} ${operation}`;
     counts.set(key, (counts.get(key) ?? 0) + Number(match[3]));
   }
   return counts;
@@ -62,7 +73,7 @@ export function serverRequestsTable(variants: readonly { readonly label: string;
     median(samples.map((s) => [...s].filter(([key]) => key.startsWith(`${family} `)).reduce((sum, [, n]) => sum + n, 0)));
   const rows = [
     ...shown.map((key) => [key, ...variants.map((v) => fixed(value(v.samples, key), 2))]),
-    ...['persistence', 'service'].map((family) => [`${family}, all operations`, ...variants.map((v) => fixed(total(family)(v.samples), 2))]),
+    ...['persistence', 'service', 'task'].map((family) => [`${family}, all operations`, ...variants.map((v) => fixed(total(family)(v.samples), 2))]),
   ];
-  return table(['requests per item (family, operation)', ...variants.map((v) => v.label)], rows);
+  return table(['per item (family, operation)', ...variants.map((v) => v.label)], rows);
 }
