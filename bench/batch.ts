@@ -29,7 +29,7 @@ import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { rotated } from './measure';
 import { cpuSpan, processCpuReader } from './process-cpu';
-import { readSettledServerRequests, requestsPerItem, serverRequestsTable, type ServerRequests } from './server-requests';
+import { readSettledServerRequests, requestsPerUnit, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, table } from './stats';
 
 /** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
@@ -109,7 +109,7 @@ async function timed(round: number, label: string, items: number, server: Server
   const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - t0;
   const serverCpuMs = serverCpu();
-  const serverRequests = requestsPerItem(requestsBefore, await readSettledServerRequests(server.metricsUrl), items);
+  const serverRequests = requestsPerUnit(requestsBefore, await readSettledServerRequests(server.metricsUrl), items);
   return { round, label, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, serverRequests, note };
 }
 
@@ -219,7 +219,7 @@ async function main(): Promise<void> {
       `\nWhat the dev server did per item (its Prometheus counters over each variant's span${several ? ', median of the rounds' : ''}; ` +
         'a variant also pays for timers and tasks the one before it left behind):',
     );
-    console.log(serverRequestsTable(variants.map((v) => ({ label: v.label, samples: rounds.map((r) => r[v.key].serverRequests) }))));
+    console.log(serverRequestsTable('item', variants.map((v) => ({ label: v.label, samples: rounds.map((r) => r[v.key].serverRequests) }))));
     if (options.history) {
       console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
       console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', idPrefix: RAW_ID_PREFIX }));

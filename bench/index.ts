@@ -8,6 +8,7 @@
  * activities of the same shape (bench/lead-tools.ts).
  *
  *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup 2] [--max-running 64] [--max-total 50] [--profile <n> | --no-profile]
+ *                    [--server-requests 3]
  *                    [--lead-tool-calls 20] [--lead-tool-reps 3] [--lead-tool-warmup 1] [--no-lead-tools]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +38,7 @@ import {
 import { installBenchRuntime } from './logging';
 import { processCpuReader } from './process-cpu';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
+import { countServerRequests, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
 
 /** Most tool calls a subagent makes in `--subagent-tool-calls`: below loop detection's per-tool warning (30 calls of one tool). */
@@ -57,6 +59,8 @@ interface BenchOptions {
   readonly profileTasks: number | null;
   /** Repetitions run one after another under the profiler: more samples where one repetition is short. */
   readonly profileReps: number;
+  /** Rounds of one raw and one deerflow repetition per N counted by the dev server's counters; 0 skips them. */
+  readonly serverRequestRounds: number;
   /** The lead-tool case, or null with `--no-lead-tools`. */
   readonly leadTools: LeadToolOptions | null;
 }
@@ -71,6 +75,8 @@ interface Measurement {
   readonly inProcess: Variant;
   /** {@link inProcess} with deerflow's subagent middleware chain. */
   readonly inProcessMiddleware: Variant;
+  /** What the dev server did per task in the counted rounds, by variant (raw slots=max-running, deerflow); empty when skipped. */
+  readonly serverRequests: ReadonlyMap<Variant, readonly ServerRequests[]>;
 }
 
 function positiveInt(label: string, lo = 1, hi = Number.MAX_SAFE_INTEGER) {
@@ -101,6 +107,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
     .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', positiveInt('--profile-reps', 1, 1000), 1)
     .option('--no-profile', 'skip the profiled repetition')
+    .option('--server-requests <rounds>', "rounds of one raw and one deerflow repetition per N, each counted by the dev server's request and task counters (0 skips them)", positiveInt('--server-requests', 0, 100), 3)
     .option('--lead-tool-calls <n>', 'direct tool calls (read_file) per lead run in the lead-tool case', positiveInt('--lead-tool-calls', 1, MAX_LEAD_TOOL_CALLS), DEFAULT_LEAD_TOOL_CALLS)
     .option('--lead-tool-reps <n>', 'measured repetitions per shape and variant of the lead-tool case', positiveInt('--lead-tool-reps', 1, 1000), 3)
     .option('--lead-tool-warmup <n>', 'unmeasured repetitions per shape and variant of the lead-tool case first', positiveInt('--lead-tool-warmup', 0, 100), 1)
@@ -118,6 +125,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     history: boolean;
     profile?: number | false;
     profileReps: number;
+    serverRequests: number;
     leadToolCalls: number;
     leadToolReps: number;
     leadToolWarmup: number;
@@ -135,6 +143,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     history: o.history,
     profileTasks: o.profile === false ? null : (o.profile ?? o.tasks.at(-1) ?? null),
     profileReps: o.profileReps,
+    serverRequestRounds: o.serverRequests,
     leadTools: o.leadTools ? { calls: o.leadToolCalls, reps: o.leadToolReps, warmup: o.leadToolWarmup } : null,
   };
 }
@@ -224,6 +233,16 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
     `CPU time per task of the dev server process, and the total of both processes (the cores the wall time shares), ms, median (${cpus().length} cores):`,
     onCores,
   ].join('\n');
+}
+
+function serverRequestsReport(rounds: number, results: readonly Measurement[]): string {
+  const head =
+    `What the dev server did per task (its Prometheus counters over one repetition, median of ${rounds} rounds after the measured ones; ` +
+    'a repetition also pays for timers the ones before it left behind):';
+  const tables = results.map(
+    (m) => `N=${m.tasks}:\n${serverRequestsTable('task', [...m.serverRequests].map(([v, samples]) => ({ label: v.label, samples })))}`,
+  );
+  return [head, ...tables].join('\n\n');
 }
 
 async function historyReport(client: Client, results: readonly Measurement[]): Promise<string> {
@@ -360,7 +379,10 @@ async function main(): Promise<void> {
       const phaseStart = performance.now();
       await measureInterleaved(measured, options.warmup, options.reps, serverCpu);
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
-      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df, inProcess, inProcessMiddleware });
+      const rounds = options.serverRequestRounds;
+      if (rounds > 0) log(`N=${tasks}: ${rounds} rounds of raw and deerflow counted by the dev server ...`);
+      const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, df], tasks, rounds) : new Map<Variant, ServerRequests[]>();
+      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df, inProcess, inProcessMiddleware, serverRequests });
       if (tasks === options.profileTasks) {
         const reps = options.profileReps;
         log(`N=${tasks}: ${reps === 1 ? 'one more deerflow repetition' : `${reps} more deerflow repetitions`} under the CPU profiler ...`);
@@ -380,6 +402,10 @@ async function main(): Promise<void> {
     }
 
     console.log(report(options, results));
+    if (options.serverRequestRounds > 0) {
+      console.log('');
+      console.log(serverRequestsReport(options.serverRequestRounds, results));
+    }
     if (profiled) {
       console.log('');
       console.log(breakdownText(`deerflow N=${profiled.tasks}`, profiled.breakdown, profiled.tasks * profiled.reps, profiled.medianCpuMs, { reps: profiled.reps }));

@@ -1,3 +1,4 @@
+import { rotated, type Variant } from './measure';
 import { fixed, median, table } from './stats';
 
 /**
@@ -38,8 +39,12 @@ async function readServerRequests(metricsUrl: string): Promise<ServerRequests> {
 
 /** Counters that stop moving once the work of a variant is done (timers left behind move others). */
 const SETTLING = ['persistence CreateWorkflowExecution', 'service RespondWorkflowTaskCompleted', 'service RespondActivityTaskCompleted'];
-const SETTLE_POLL_MS = 500;
-const SETTLE_MAX_MS = 5_000;
+/**
+ * Longer than the interval in which the server reports its counters (about a second: a request
+ * shows 0.3-0.9 s after it was served), so two equal readings this far apart have a report between them.
+ */
+const SETTLE_POLL_MS = 1_200;
+const SETTLE_MAX_MS = 12_000;
 
 /**
  * Reads the counters once the work just done shows in them: the server reports its counters in
@@ -56,16 +61,16 @@ export async function readSettledServerRequests(metricsUrl: string): Promise<Ser
   return last;
 }
 
-/** What the server did between two readings, per item. */
-export function requestsPerItem(before: ServerRequests, after: ServerRequests, items: number): ServerRequests {
-  return new Map([...after].map(([key, count]) => [key, (count - (before.get(key) ?? 0)) / items]));
+/** What the server did between two readings, per unit of work (a batch item, a task). */
+export function requestsPerUnit(before: ServerRequests, after: ServerRequests, units: number): ServerRequests {
+  return new Map([...after].map(([key, count]) => [key, (count - (before.get(key) ?? 0)) / units]));
 }
 
 /**
  * One column per variant (the median over its samples), one row per operation any variant asked
- * for at least once per 20 items, and each family's total.
+ * for at least once per 20 units (`unit`: what the samples were divided by), and each family's total.
  */
-export function serverRequestsTable(variants: readonly { readonly label: string; readonly samples: readonly ServerRequests[] }[]): string {
+export function serverRequestsTable(unit: string, variants: readonly { readonly label: string; readonly samples: readonly ServerRequests[] }[]): string {
   const value = (samples: readonly ServerRequests[], key: string) => median(samples.map((s) => s.get(key) ?? 0));
   const keys = [...new Set(variants.flatMap((v) => v.samples.flatMap((s) => [...s.keys()])))].sort();
   const shown = keys.filter((key) => variants.some((v) => value(v.samples, key) >= 0.05));
@@ -75,5 +80,22 @@ export function serverRequestsTable(variants: readonly { readonly label: string;
     ...shown.map((key) => [key, ...variants.map((v) => fixed(value(v.samples, key), 2))]),
     ...['persistence', 'service', 'task'].map((family) => [`${family}, all operations`, ...variants.map((v) => fixed(total(family)(v.samples), 2))]),
   ];
-  return table(['per item (family, operation)', ...variants.map((v) => v.label)], rows);
+  return table([`per ${unit} (family, operation)`, ...variants.map((v) => v.label)], rows);
+}
+
+/**
+ * `rounds` rounds of one repetition of each variant (in a rotated order), each counted on its own
+ * between settled readings: per variant, one sample of the server's requests per unit a round.
+ */
+export async function countServerRequests(metricsUrl: string, variants: readonly Variant[], units: number, rounds: number): Promise<Map<Variant, ServerRequests[]>> {
+  const samples = new Map(variants.map((v) => [v, [] as ServerRequests[]]));
+  for (let round = 0; round < rounds; round++) {
+    for (const v of rotated(variants, round)) {
+      await v.prepare?.();
+      const before = await readSettledServerRequests(metricsUrl);
+      await v.run();
+      samples.get(v)!.push(requestsPerUnit(before, await readSettledServerRequests(metricsUrl), units));
+    }
+  }
+  return samples;
 }
