@@ -29,7 +29,7 @@ import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
 import { rotated } from './measure';
 import { cpuSpan, processCpuReader } from './process-cpu';
-import { readSettledServerRequests, requestsPerUnit, serverRequestsTable, type ServerRequests } from './server-requests';
+import { serverRequestsDuring, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, table } from './stats';
 
 /** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
@@ -101,16 +101,15 @@ interface ServerReaders {
 }
 
 async function timed(round: number, label: string, items: number, server: ServerReaders, work: () => Promise<string>): Promise<Sample> {
-  const requestsBefore = await readSettledServerRequests(server.metricsUrl);
-  const serverCpu = cpuSpan(server.cpu);
-  const cpuBefore = process.cpuUsage();
-  const t0 = performance.now();
-  const note = await work();
-  const cpu = process.cpuUsage(cpuBefore);
-  const wallMs = performance.now() - t0;
-  const serverCpuMs = serverCpu();
-  const serverRequests = requestsPerUnit(requestsBefore, await readSettledServerRequests(server.metricsUrl), items);
-  return { round, label, wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs, serverRequests, note };
+  const { result, requests } = await serverRequestsDuring(server.metricsUrl, items, async () => {
+    const serverCpu = cpuSpan(server.cpu);
+    const cpuBefore = process.cpuUsage();
+    const t0 = performance.now();
+    const note = await work();
+    const cpu = process.cpuUsage(cpuBefore);
+    return { note, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: serverCpu() };
+  });
+  return { round, label, ...result, serverRequests: requests };
 }
 
 async function main(): Promise<void> {

@@ -19,7 +19,7 @@ const FAMILIES: Readonly<Record<string, string>> = {
   task_requests: 'task',
   task_errors_throttled: 'throttled',
 };
-const COUNTER = /^(persistence_requests|service_requests|task_requests|task_errors_throttled)\{([^}]*)\} (\S+)$/;
+const COUNTER = new RegExp(`^(${Object.keys(FAMILIES).join('|')})\\{([^}]*)\\} (\\S+)$`);
 const OPERATION = /(?:^|,)operation="([^"]*)"/;
 
 /** Reads the counters now. */
@@ -50,7 +50,7 @@ const SETTLE_MAX_MS = 12_000;
  * Reads the counters once the work just done shows in them: the server reports its counters in
  * intervals, so a reading right after a batch ends misses some of its last requests.
  */
-export async function readSettledServerRequests(metricsUrl: string): Promise<ServerRequests> {
+async function readSettledServerRequests(metricsUrl: string): Promise<ServerRequests> {
   let last = await readServerRequests(metricsUrl);
   for (let waited = 0; waited < SETTLE_MAX_MS; waited += SETTLE_POLL_MS) {
     await new Promise((resolve) => setTimeout(resolve, SETTLE_POLL_MS));
@@ -61,9 +61,15 @@ export async function readSettledServerRequests(metricsUrl: string): Promise<Ser
   return last;
 }
 
-/** What the server did between two readings, per unit of work (a batch item, a task). */
-export function requestsPerUnit(before: ServerRequests, after: ServerRequests, units: number): ServerRequests {
-  return new Map([...after].map(([key, count]) => [key, (count - (before.get(key) ?? 0)) / units]));
+/**
+ * Runs `work` between two settled readings: what the server did meanwhile, per unit of work (a
+ * batch item, a task), beside what `work` returned.
+ */
+export async function serverRequestsDuring<T>(metricsUrl: string, units: number, work: () => Promise<T>): Promise<{ readonly result: T; readonly requests: ServerRequests }> {
+  const before = await readSettledServerRequests(metricsUrl);
+  const result = await work();
+  const after = await readSettledServerRequests(metricsUrl);
+  return { result, requests: new Map([...after].map(([key, count]) => [key, (count - (before.get(key) ?? 0)) / units])) };
 }
 
 /**
@@ -92,9 +98,7 @@ export async function countServerRequests(metricsUrl: string, variants: readonly
   for (let round = 0; round < rounds; round++) {
     for (const v of rotated(variants, round)) {
       await v.prepare?.();
-      const before = await readSettledServerRequests(metricsUrl);
-      await v.run();
-      samples.get(v)!.push(requestsPerUnit(before, await readSettledServerRequests(metricsUrl), units));
+      samples.get(v)!.push((await serverRequestsDuring(metricsUrl, units, v.run)).requests);
     }
   }
   return samples;
