@@ -1,7 +1,9 @@
 /**
  * Attribution of CPU profile samples to the phases of a deerflow subagent task, by call stack.
  *
- * A sample belongs to a phase by three passes over its stack, first hit wins:
+ * A sample belongs to a phase by four passes over its stack, first hit wins:
+ * 0. `leafCallers`: the caller of a native leaf (a SQLite transaction's own BEGIN or COMMIT, where
+ *    the thread waits for the WAL sync, is that phase wherever the transaction runs);
  * 1. `claims`: the OUTERMOST frame matching one (everything called from `createAgent`, from
  *    `buildSubagentMiddleware`, from a lead activity ... is that phase's cost);
  * 2. `nearest`: the frame NEAREST the leaf matching one (a middleware hook called by LangGraph is
@@ -32,6 +34,7 @@ interface FrameRule {
 /** Which phases a thread's samples fall into and how to find them. */
 export interface PhaseRules {
   readonly phases: readonly Phase[];
+  readonly leafCallers: readonly FrameRule[];
   readonly claims: readonly FrameRule[];
   readonly nearest: readonly FrameRule[];
   readonly packages: readonly FrameRule[];
@@ -68,12 +71,14 @@ export const MAIN_THREAD_RULES: PhaseRules = {
     { key: 'lead', label: 'lead-side and batch bookkeeping activities (leadModelStep, recordToolOutcome, batch store reads and writes, ...)' },
     { key: 'temporal', label: 'Temporal SDK, JavaScript side (worker, activity plumbing, payloads, core bridge)' },
     { key: 'client', label: 'client (start runs, await results)' },
+    { key: 'store.commit', label: 'store: BEGIN/COMMIT of a SQLite transaction (mostly the wait for the WAL sync, so overstated as CPU)' },
     { key: 'store.other', label: 'store, other' },
     { key: 'async', label: 'async_hooks promise tracking (AsyncLocalStorage), no caller on the stack' },
     GC,
     NATIVE,
     { key: 'other', label: 'other' },
   ],
+  leafCallers: [{ phase: 'store.commit', names: ['sqliteTransaction'], url: pkg('better-sqlite3') }],
   claims: [
     { phase: 'build.input', names: ['resolveSubagent', 'listSubagents', 'loadTaskPrompt', 'resolveSubagentModelName'] },
     { phase: 'build.model', names: ['createModel', 'createChatModel', 'loadScenarioCached'] },
@@ -129,6 +134,7 @@ export const WORKFLOW_THREAD_RULES: PhaseRules = {
     NATIVE,
     { key: 'wf.other', label: 'other' },
   ],
+  leafCallers: [],
   claims: [{ phase: 'wf.stacks', names: ['init', 'settled'], url: /@temporalio\/worker\/lib\/workflow\/vm-shared/ }],
   nearest: [],
   packages: [
@@ -178,6 +184,9 @@ export function attributeSamples(profile: Profiler.Profile, rules: PhaseRules): 
     if (special === '(garbage collector)') return GC.key;
     if (special === '(program)') return NATIVE.key;
     const stack = stackOf(leaf);
+    const caller = leaf.callFrame.url === '' ? stack[1] : undefined;
+    const byCaller = caller === undefined ? undefined : rules.leafCallers.find((rule) => matches(rule, caller));
+    if (byCaller) return byCaller.phase;
     for (let i = stack.length - 1; i >= 0; i--) {
       const node = stack[i] as ProfileNode;
       const claim = rules.claims.find((rule) => matches(rule, node));
