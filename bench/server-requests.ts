@@ -84,7 +84,7 @@ export function serverRequestsTable(unit: string, variants: readonly { readonly 
     median(samples.map((s) => [...s].filter(([key]) => key.startsWith(`${family} `)).reduce((sum, [, n]) => sum + n, 0)));
   const rows = [
     ...shown.map((key) => [key, ...variants.map((v) => fixed(value(v.samples, key), 2))]),
-    ...['persistence', 'service', 'task'].map((family) => [`${family}, all operations`, ...variants.map((v) => fixed(total(family)(v.samples), 2))]),
+    ...Object.values(FAMILIES).map((family) => [`${family}, all operations`, ...variants.map((v) => fixed(total(family)(v.samples), 2))]),
   ];
   return table([`per ${unit} (family, operation)`, ...variants.map((v) => v.label)], rows);
 }
