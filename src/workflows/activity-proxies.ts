@@ -1,7 +1,17 @@
-import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { ActivityCancellationType, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { BatchActivities, BatchItemActivities, LeadActivities, SubagentActivities } from '../activities/activity-types';
 import { CONFIGURATION_ERROR_TYPE } from '../contracts/failure-types';
 import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-queues';
+
+/**
+ * What every activity call does on cancellation, pinned: its promise rejects as soon as the
+ * cancellation is requested, and the activity learns of it through its next heartbeat. The SDK
+ * documents `WAIT_CANCELLATION_COMPLETED` as the default but sends an unset value, which the server
+ * and core read as `TRY_CANCEL` (temporalio/sdk-typescript#2442); the histories we record were made
+ * that way, so an SDK that starts sending its documented default must not change them. A task's rows
+ * that its cancelled execution writes after its end are fenced by the store.
+ */
+const CANCELLATION = { cancellationType: ActivityCancellationType.TRY_CANCEL } as const;
 
 /** Retries of the lead's model steps and tools, as activities or local activities. */
 const LEAD_RETRY = { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] };
@@ -12,6 +22,7 @@ const LEAD_RETRY = { maximumAttempts: 10, initialInterval: '1 second', backoffCo
  * restarting), which ten attempts over about two and a half minutes ride out.
  */
 export const lead = proxyActivities<LeadActivities>({
+  ...CANCELLATION,
   startToCloseTimeout: '10 minutes',
   heartbeatTimeout: '1 minute',
   retry: LEAD_RETRY,
@@ -25,6 +36,7 @@ export const lead = proxyActivities<LeadActivities>({
  * that takes the task over runs the step again (which returns the message a first try stored).
  */
 export const localLead = proxyLocalActivities<Pick<LeadActivities, 'leadModelStep' | 'leadModelStepWithOutcomes'>>({
+  ...CANCELLATION,
   startToCloseTimeout: '10 minutes',
   retry: LEAD_RETRY,
 });
@@ -36,6 +48,7 @@ export const localLead = proxyLocalActivities<Pick<LeadActivities, 'leadModelSte
  * it or leaves a task without its `subagent.end`.
  */
 export const bookkeeping = proxyActivities<LeadActivities>({
+  ...CANCELLATION,
   // Room for storing a large batch in one transaction (prepareLeadBatch).
   startToCloseTimeout: '5 minutes',
   // No maximumAttempts: retried until it succeeds.
@@ -49,12 +62,14 @@ export const bookkeeping = proxyActivities<LeadActivities>({
  * Retried like {@link bookkeeping}; a long store outage makes the SDK wait with a timer between tries.
  */
 export const localBookkeeping = proxyLocalActivities<Pick<LeadActivities, 'admitSubagents' | 'recordToolOutcome'>>({
+  ...CANCELLATION,
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds', nonRetryableErrorTypes: [CONFIGURATION_ERROR_TYPE] },
 });
 
 /** Batch and item bookkeeping (store writes); a store error that cannot heal is not retried. */
 export const batchStore = proxyActivities<BatchActivities>({
+  ...CANCELLATION,
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
@@ -65,12 +80,14 @@ export const batchStore = proxyActivities<BatchActivities>({
  * round trips through the server (an item is mostly bookkeeping around one `runSubagent`).
  */
 export const itemBookkeeping = proxyLocalActivities<BatchActivities & Pick<LeadActivities, 'admitSubagents'>>({
+  ...CANCELLATION,
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
 });
 
 /** `runSubagent`; per-call options (timeouts, summary, id) are set where it is scheduled. */
 export const subagents = proxyActivities<SubagentActivities>({
+  ...CANCELLATION,
   taskQueue: SUBAGENT_TASK_QUEUE,
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',
@@ -80,6 +97,7 @@ export const subagents = proxyActivities<SubagentActivities>({
 
 /** `runBatchItem`: a batch item's leased try; per-call options are set where it is scheduled. */
 export const batchItems = proxyActivities<BatchItemActivities>({
+  ...CANCELLATION,
   taskQueue: BATCH_ITEM_TASK_QUEUE,
   startToCloseTimeout: '30 minutes',
   heartbeatTimeout: '30 seconds',

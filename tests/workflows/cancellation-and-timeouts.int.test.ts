@@ -29,6 +29,18 @@ test('cancelling a run cancels its running subagents within seconds; each ends c
   // Nothing completes after the cancel: no late completion can overwrite the terminal status.
   await new Promise((r) => setTimeout(r, 500));
   expect(await h.stores.events.listEvents({ runId: 'run-1', eventTypes: ['subagent.end'] })).toHaveLength(3);
+
+  // The run closed without waiting for its executions to acknowledge (the pinned TRY_CANCEL): three
+  // cancel requests, no ActivityTaskCanceled. The executions stop on their next heartbeat anyway,
+  // long before their 60 s model turn would have ended.
+  const events = (await started.handle.fetchHistory()).events ?? [];
+  const runSubagentIds = new Set(
+    events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent').map((e) => String(e.eventId)),
+  );
+  const cancelRequests = events.filter((e) => runSubagentIds.has(String(e.activityTaskCancelRequestedEventAttributes?.scheduledEventId)));
+  const acknowledged = events.filter((e) => runSubagentIds.has(String(e.activityTaskCanceledEventAttributes?.scheduledEventId)));
+  expect([runSubagentIds.size, cancelRequests.length, acknowledged.length]).toEqual([3, 3, 0]);
+  await waitFor(async () => h.workers.subagents?.getStatus().numInFlightNonLocalActivities === 0, 10_000);
 });
 
 test('a task still queued when the run is cancelled never calls the model', async () => {
