@@ -9,7 +9,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
@@ -27,8 +26,8 @@ import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
 import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
 import { installBenchRuntime } from './logging';
-import { rotated } from './measure';
-import { cpuSpan, processCpuReader } from './process-cpu';
+import { rotated, timedRun } from './measure';
+import { processCpuReader } from './process-cpu';
 import { serverRequestsDuring, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, table } from './stats';
 
@@ -101,15 +100,8 @@ interface ServerReaders {
 }
 
 async function timed(round: number, label: string, items: number, server: ServerReaders, work: () => Promise<string>): Promise<Sample> {
-  const { result, requests } = await serverRequestsDuring(server.metricsUrl, items, async () => {
-    const serverCpu = cpuSpan(server.cpu);
-    const cpuBefore = process.cpuUsage();
-    const t0 = performance.now();
-    const note = await work();
-    const cpu = process.cpuUsage(cpuBefore);
-    return { note, wallMs: performance.now() - t0, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: serverCpu() };
-  });
-  return { round, label, ...result, serverRequests: requests };
+  const { result, requests } = await serverRequestsDuring(server.metricsUrl, items, () => timedRun(work, server.cpu));
+  return { round, label, note: result.result, ...result.sample, serverRequests: requests };
 }
 
 async function main(): Promise<void> {

@@ -5,9 +5,9 @@
  * each profiled thread's phases are its measured CPU split by sample shares, and the threads that
  * run no JavaScript (the SDK's Rust core, V8's helpers) are rows of their own.
  */
-import { performance } from 'node:perf_hooks';
 import { CpuProfiler, type ThreadProfile } from './cpu-profiler';
 import { attributeSamples, MAIN_THREAD_RULES, WORKFLOW_THREAD_RULES, type PhaseRules, type PhaseSamples } from './cpu-phases';
+import { timedRun } from './measure';
 import { fixed, table } from './stats';
 import { threadCpuDelta, threadCpuSnapshot, type ThreadCpu } from './thread-cpu';
 
@@ -54,12 +54,7 @@ export async function profileRepetition(run: () => Promise<unknown>): Promise<Cp
     // Started before the counters are read, so the profilers' own threads show as a row.
     await profiler.start();
     before = threadCpuSnapshot();
-    const cpu = process.cpuUsage();
-    const t0 = performance.now();
-    await run();
-    wallMs = performance.now() - t0;
-    const used = process.cpuUsage(cpu);
-    processCpuMs = (used.user + used.system) / 1000;
+    ({ wallMs, cpuMs: processCpuMs } = (await timedRun(run)).sample);
     after = threadCpuSnapshot();
     profiles = await profiler.stop();
   } finally {

@@ -28,18 +28,23 @@ export function variant(label: string, run: () => Promise<readonly string[]>, pr
   return { label, prepare, run, samples: [], workflowIds: [] };
 }
 
-/** Times one repetition of `variant` (its `prepare` is not timed); records it unless a warm-up. */
-export async function measure(variant: Variant, record: boolean, serverCpu: ServerCpuReader = () => null): Promise<void> {
-  await variant.prepare?.();
+/** Runs `work` once, timed: its wall time, this process's CPU time and the dev server's, beside its result. */
+export async function timedRun<T>(work: () => Promise<T>, serverCpu: ServerCpuReader = () => null): Promise<{ readonly result: T; readonly sample: Sample }> {
   const server = cpuSpan(serverCpu);
   const cpuBefore = process.cpuUsage();
   const t0 = performance.now();
-  const ids = await variant.run();
+  const result = await work();
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpuBefore);
-  const serverCpuMs = server();
+  return { result, sample: { wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs: server() } };
+}
+
+/** Times one repetition of `variant` (its `prepare` is not timed); records it unless a warm-up. */
+export async function measure(variant: Variant, record: boolean, serverCpu: ServerCpuReader = () => null): Promise<void> {
+  await variant.prepare?.();
+  const { result: ids, sample } = await timedRun(variant.run, serverCpu);
   if (!record) return;
-  variant.samples.push({ wallMs, cpuMs: (cpu.user + cpu.system) / 1000, serverCpuMs });
+  variant.samples.push(sample);
   variant.workflowIds.push(ids);
 }
 
