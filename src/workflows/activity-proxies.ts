@@ -8,7 +8,8 @@ import { BATCH_ITEM_TASK_QUEUE, SUBAGENT_TASK_QUEUE } from '../contracts/task-qu
  * cancellation is requested, and the activity learns of it through its next heartbeat. The SDK
  * documents `WAIT_CANCELLATION_COMPLETED` as the default but sends an unset value, which core reads
  * as `TRY_CANCEL` (temporalio/sdk-typescript#2442); the histories we record were made
- * that way, so an SDK that starts sending its documented default must not change them. The step
+ * that way, so an SDK that starts sending its documented default must not change them (nine of the
+ * recorded cancel fixtures stop replaying with `WAIT_CANCELLATION_COMPLETED`). The step
  * events a cancelled execution writes after its task's end are fenced by the store.
  */
 const CANCELLATION = { cancellationType: ActivityCancellationType.TRY_CANCEL } as const;
