@@ -69,14 +69,36 @@ const DEFAULT_START_TIMEOUT_MS = 30_000;
  * once its frontend, namespace, search attributes and UI all answer.
  *
  * Uses `opts.cliPath`, else the CLI found by {@link resolveTemporalCli}; when none is found locally the
- * Temporal SDK downloads one (needs internet).
+ * Temporal SDK downloads one (needs internet). A port that is taken between its choice and the
+ * server's bind costs another start on fresh ports (three starts in all); a requested port never.
  *
  * @throws Error with the server's last output lines when it exits early or is not ready in time.
  */
 export async function startDevServer(opts: DevServerOptions = {}): Promise<DevServer> {
-  const settings = await settingsFrom(opts);
   const cliPath = opts.cliPath ?? resolveTemporalCli().path;
-  return cliPath === null ? startSdkDevServer(settings) : startCliDevServer(cliPath, settings);
+  const requested = new Set([opts.port, opts.uiPort, opts.metricsPort].filter((port) => port !== undefined));
+  for (let attempt = 1; ; attempt += 1) {
+    const settings = await settingsFrom(opts);
+    try {
+      return await (cliPath === null ? startSdkDevServer(settings) : startCliDevServer(cliPath, settings));
+    } catch (error) {
+      // A port was free when it was chosen (by us, or by the server for its internal services) and
+      // taken before the server bound it. Fresh ports fix that; a port the caller asked for would
+      // only be taken again.
+      const taken = portTakenAtStart(error);
+      if (taken === undefined || requested.has(taken) || attempt >= PORT_COLLISION_ATTEMPTS) throw error;
+      settings.log(`port ${taken} was taken before the dev server bound it; starting again on fresh ports`);
+    }
+  }
+}
+
+/** Starts, in all, when a port turns out to be taken between its choice and its bind. */
+const PORT_COLLISION_ATTEMPTS = 3;
+
+/** The port the server could not bind, when that is why it did not start (its own output says so). */
+function portTakenAtStart(error: unknown): number | undefined {
+  const match = error instanceof Error ? /:(\d+): bind: address already in use/.exec(error.message) : null;
+  return match === null ? undefined : Number(match[1]);
 }
 
 async function settingsFrom(opts: DevServerOptions): Promise<DevServerSettings> {
