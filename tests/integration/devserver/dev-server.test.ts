@@ -8,7 +8,16 @@ import { SearchAttributeType, type SearchAttributePair } from '@temporalio/commo
 import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/search-attributes';
 import { CUSTOM_SEARCH_ATTRIBUTES, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_SUBAGENTS } from '../../../src/contracts/search-attributes';
 import { resolveTemporalCli, startDevServer, type DevServer } from '../../../src/devserver';
+import * as freePort from '../../../src/devserver/free-port';
 import { waitFor } from '../../support/use-temporal';
+
+// The real port picker, observed; a test can make its next answer collide with a taken port.
+jest.mock('../../../src/devserver/free-port', () => {
+  const actual = jest.requireActual<typeof freePort>('../../../src/devserver/free-port');
+  return { ...actual, pickFreePorts: jest.fn(actual.pickFreePorts) };
+});
+const pickFreePorts = jest.mocked(freePort.pickFreePorts);
+const { pickFreePorts: realPickFreePorts } = jest.requireActual<typeof freePort>('../../../src/devserver/free-port');
 
 function portOf(address: string): number {
   return Number(address.slice(address.lastIndexOf(':') + 1));
@@ -38,6 +47,18 @@ function acceptsTcp(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
+}
+
+/**
+ * A port held by another listener, as a process that took it would. It hangs up on anyone who
+ * connects, so a readiness probe cannot keep a socket open there.
+ */
+async function takenPort(): Promise<{ port: number; release: () => void }> {
+  const blocker = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+  const address = blocker.address();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return { port: address.port, release: () => blocker.close() };
 }
 
 function isAlive(pid: number): boolean {
@@ -159,19 +180,39 @@ describe('startDevServer (real temporal CLI)', () => {
     expect(await acceptsTcp(metricsPortOf(metricsUrl))).toBe(false);
   });
 
-  it('fails with the server output when the process exits early', async () => {
+  it('fails with the server output when the process exits early, at once when the taken port is one the caller asked for', async () => {
     if (cli.path === null) throw new Error('No temporal CLI');
-    // Hangs up on anyone who connects, so the readiness probe cannot keep a socket open here.
-    const blocker = net.createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const address = blocker.address();
-    if (address === null || typeof address === 'string') throw new Error('no port');
+    const taken = await takenPort();
+    pickFreePorts.mockClear();
     try {
-      await expect(startDevServer({ cliPath: cli.path, port: address.port, startTimeoutMs: 15_000 })).rejects.toThrow(
-        /exited before it was ready[\s\S]*address already in use/,
+      await expect(startDevServer({ cliPath: cli.path, port: taken.port, startTimeoutMs: 15_000 })).rejects.toThrow(
+        new RegExp(`exited before it was ready[\\s\\S]*:${taken.port}: bind: address already in use`),
       );
     } finally {
-      blocker.close();
+      taken.release();
+    }
+    expect(pickFreePorts).toHaveBeenCalledTimes(1);
+  });
+
+  it('starts again on fresh ports when a port it chose was taken before the server bound it, and says so', async () => {
+    if (cli.path === null) throw new Error('No temporal CLI');
+    const taken = await takenPort();
+    const lines: string[] = [];
+    let retried: DevServer | undefined;
+    pickFreePorts.mockClear();
+    try {
+      pickFreePorts.mockImplementationOnce(async (count, host) => {
+        const [port, , metricsPort] = await realPickFreePorts(count, host);
+        return [port ?? 0, taken.port, metricsPort ?? 0];
+      });
+      retried = await startDevServer({ cliPath: cli.path, log: (line) => lines.push(line), startTimeoutMs: 20_000 });
+      expect(pickFreePorts).toHaveBeenCalledTimes(2);
+      expect(portOf(retried.uiUrl)).not.toBe(taken.port);
+      expect(lines).toContain(`port ${taken.port} was taken before the dev server bound it; starting again on fresh ports`);
+      expect(await httpGetStatus(retried.uiUrl)).toBe(200);
+    } finally {
+      taken.release();
+      await retried?.stop();
     }
   });
 });
