@@ -5,10 +5,9 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { workflowMetadataQuery } from '@temporalio/workflow';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { SA_USER_ID } from '../../src/contracts';
-import { pickFreePorts } from '../../src/devserver/free-port';
 import { startHarness, type Harness } from '../support/harness';
 import { CHROMIUM_PATH_ENV, chromiumExecutable } from '../support/chromium-executable';
-import { createTestEnv } from '../support/temporal-env';
+import { createTestEnvWithUi } from '../support/temporal-env';
 import { waitFor } from '../support/use-temporal';
 
 // The Web UI loads everything asynchronously after the page: each wait is generous but bounded.
@@ -80,9 +79,7 @@ describeWithBrowser('Temporal Web (dev server UI in a real browser)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'deerflow-web-'));
     gate = join(dir, 'gate');
-    const [uiPort] = await pickFreePorts(1);
-    uiUrl = `http://127.0.0.1:${uiPort}`;
-    env = await createTestEnv({ uiPort });
+    ({ env, uiUrl } = await createTestEnvWithUi());
     // A running task's tokens reach the current details with its first progress signal, a second in.
     harness = await startHarness(env, twoTaskScenario(gate), { subagent_runtime: { progress_signal_seconds: 1 } }, { dir });
     browser = await chromium.launch({ executablePath: executable ?? undefined });

@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +8,7 @@ import { encodeSearchAttributeIndexedValueType } from '@temporalio/common/lib/se
 import { CUSTOM_SEARCH_ATTRIBUTES, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_SUBAGENTS } from '../../../src/contracts/search-attributes';
 import { resolveTemporalCli, startDevServer, type DevServer } from '../../../src/devserver';
 import * as freePort from '../../../src/devserver/free-port';
+import { httpGetStatus } from '../../support/http-get-status';
 import { waitFor } from '../../support/use-temporal';
 
 // The real port picker, observed; a test can make its next answer collide with a taken port.
@@ -25,17 +25,6 @@ function portOf(address: string): number {
 
 function metricsPortOf(url: string): number {
   return Number(new URL(url).port);
-}
-
-function httpGetStatus(url: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, (response) => {
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      })
-      .on('error', reject);
-  });
 }
 
 function acceptsTcp(port: number): Promise<boolean> {
