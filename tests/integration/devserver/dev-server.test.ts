@@ -9,6 +9,7 @@ import { CUSTOM_SEARCH_ATTRIBUTES, SA_ITEMS_TOTAL, SA_RUN_STATUS, SA_SUBAGENTS }
 import { resolveTemporalCli, startDevServer, type DevServer } from '../../../src/devserver';
 import * as freePort from '../../../src/devserver/free-port';
 import { httpGetStatus } from '../../support/http-get-status';
+import { takenPort } from '../../support/taken-port';
 import { waitFor } from '../../support/use-temporal';
 
 // The real port picker, observed; a test can make its next answer collide with a taken port.
@@ -36,18 +37,6 @@ function acceptsTcp(port: number): Promise<boolean> {
     });
     socket.once('error', () => resolve(false));
   });
-}
-
-/**
- * A port held by another listener, as a process that took it would. It hangs up on anyone who
- * connects, so a readiness probe cannot keep a socket open there.
- */
-async function takenPort(): Promise<{ port: number; release: () => void }> {
-  const blocker = net.createServer((socket) => socket.destroy());
-  await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-  const address = blocker.address();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return { port: address.port, release: () => blocker.close() };
 }
 
 function isAlive(pid: number): boolean {

@@ -1,8 +1,8 @@
-import net from 'node:net';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { CUSTOM_SEARCH_ATTRIBUTES } from '../../../src/contracts/search-attributes';
 import * as freePort from '../../../src/devserver/free-port';
 import { httpGetStatus } from '../../support/http-get-status';
+import { takenPort } from '../../support/taken-port';
 import { createTestEnv, createTestEnvWithUi } from '../../support/temporal-env';
 
 // The real port picker, observed; a test can make its next answer collide with a taken port.
@@ -31,22 +31,20 @@ describe('createTestEnv', () => {
 
   it('starts again on a fresh UI port when the one it chose was taken before the server bound it', async () => {
     // Another listener holds the port the first pick answers, as a process that took it in between would.
-    const blocker = net.createServer((socket) => socket.destroy());
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const takenPort = (blocker.address() as net.AddressInfo).port;
+    const taken = await takenPort();
     pickFreePorts.mockClear();
-    pickFreePorts.mockResolvedValueOnce([takenPort]);
+    pickFreePorts.mockResolvedValueOnce([taken.port]);
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
       const { env, uiUrl } = await createTestEnvWithUi();
       envs.push(env);
       expect(pickFreePorts).toHaveBeenCalledTimes(2);
-      expect(Number(new URL(uiUrl).port)).not.toBe(takenPort);
+      expect(Number(new URL(uiUrl).port)).not.toBe(taken.port);
       expect(warn).toHaveBeenCalledWith(expect.stringMatching(/^test dev server did not start \(start 1 of 3\); starting again on fresh ports/));
       expect(await httpGetStatus(uiUrl)).toBe(200);
     } finally {
       warn.mockRestore();
-      blocker.close();
+      taken.release();
     }
   }, 60_000);
 });
