@@ -39,6 +39,38 @@ export async function baselineSequenceWorkflow(input: BaselineFanOutInput): Prom
   return done;
 }
 
+/** Input of {@link baselineLeadShapeWorkflow}. */
+export interface BaselineLeadShapeInput {
+  /** Tasks the run delegates, each one no-op activity on `activityTaskQueue`. */
+  readonly tasks: number;
+  /** Tasks per model step (the lead's task calls per response). */
+  readonly callsPerTurn: number;
+  readonly activityTaskQueue: string;
+}
+
+/**
+ * Raw Temporal shape of a lead run: a no-op "model step" activity on the workflow's own task queue
+ * (dispatched eagerly, as deerflow's `leadModelStep`), then that step's tasks as no-op activities
+ * in parallel on `activityTaskQueue`, turn after turn, and a last model step for the answer.
+ * Returns how many tasks completed.
+ */
+export async function baselineLeadShapeWorkflow(input: BaselineLeadShapeInput): Promise<number> {
+  const { noop: modelStep } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 1 } });
+  const { noop: task } = proxyActivities<BaselineActivities>({
+    taskQueue: input.activityTaskQueue,
+    startToCloseTimeout: '1 minute',
+    retry: { maximumAttempts: 1 },
+  });
+  let done = 0;
+  for (let first = 0; first < input.tasks; first += input.callsPerTurn) {
+    await modelStep(first);
+    const calls = Math.min(input.callsPerTurn, input.tasks - first);
+    done += (await Promise.all(Array.from({ length: calls }, (_, i) => task(first + i)))).length;
+  }
+  await modelStep(input.tasks);
+  return done;
+}
+
 /** Input of {@link baselineWindowedBatchWorkflow}. */
 export interface BaselineBatchInput {
   /** Child workflows to run, each one no-op activity. */

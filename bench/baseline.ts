@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { bundleWorkflowCode, Worker, type NativeConnection } from '@temporalio/worker';
 import { baselineActivities, type BaselineActivities } from './baseline-activities';
-import type { BaselineFanOutInput } from './baseline-workflows';
+import type { BaselineFanOutInput, BaselineLeadShapeInput } from './baseline-workflows';
 import { quietBundlerLogger } from './logging';
 
 /** Task queue of the baseline workflow (its own: never shared with deerflow's queues). */
@@ -35,7 +35,8 @@ export async function createBaselineWorkers(
     logger: quietBundlerLogger,
   });
   const workers: Worker[] = [
-    await Worker.create({ connection, namespace, taskQueue: BASELINE_WORKFLOW_TASK_QUEUE, workflowBundle }),
+    // Its `noop` is the lead-shape anchor's model step, dispatched eagerly like `leadModelStep`.
+    await Worker.create({ connection, namespace, taskQueue: BASELINE_WORKFLOW_TASK_QUEUE, workflowBundle, activities: baselineActivities() }),
   ];
   for (const slots of new Set(slotCounts)) {
     workers.push(
@@ -66,6 +67,37 @@ export async function runBaseline(client: Client, count: number, slots: number):
 /** Starts one baseline workflow running `count` no-op activities one after another and waits for it; returns its id. */
 export async function runBaselineSequence(client: Client, count: number, slots: number): Promise<string> {
   return executeBaseline(client, 'baselineSequenceWorkflow', `bench-baseline-seq-${count}-${slots}`, count, slots);
+}
+
+/** The lead runs of one repetition: started at once, `tasksPerRun[i]` tasks each, `callsPerTurn` per model step. */
+export interface LeadShapePlan {
+  readonly tasksPerRun: readonly number[];
+  readonly callsPerTurn: number;
+}
+
+/**
+ * Starts one {@link baselineLeadShapeWorkflow} per planned lead run at once, eagerly as deerflow's
+ * runs start (`client` must be on the workers' `NativeConnection`), and waits for all; returns
+ * their ids.
+ */
+export async function runBaselineLeadShape(client: Client, plan: LeadShapePlan, slots: number): Promise<string[]> {
+  const handles = await Promise.all(
+    plan.tasksPerRun.map((tasks) => {
+      const input: BaselineLeadShapeInput = { tasks, callsPerTurn: plan.callsPerTurn, activityTaskQueue: baselineActivityTaskQueue(slots) };
+      return client.workflow.start('baselineLeadShapeWorkflow', {
+        taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
+        workflowId: `bench-baseline-lead-${tasks}-${randomUUID()}`,
+        args: [input],
+        requestEagerStart: true,
+      });
+    }),
+  );
+  const done = await Promise.all(handles.map((h) => h.result() as Promise<number>));
+  done.forEach((count, i) => {
+    const expected = plan.tasksPerRun[i];
+    if (count !== expected) throw new Error(`baseline lead-shape workflow ${handles[i]?.workflowId ?? '?'} completed ${String(count)} of ${String(expected)} tasks`);
+  });
+  return handles.map((h) => h.workflowId);
 }
 
 async function executeBaseline(

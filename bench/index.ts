@@ -19,7 +19,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { startDevServer } from '../src/devserver';
-import { createBaselineWorkers, runBaseline } from './baseline';
+import { createBaselineWorkers, runBaseline, runBaselineLeadShape } from './baseline';
 import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
 import { ModelStepsSchema, type ModelSteps } from '../src/contracts';
 import { createDeerflowBench, MAX_TOTAL_PER_RUN_CEILING, modelNameFor, type DeerflowBench, type RunPlan } from './deerflow';
@@ -70,12 +70,14 @@ interface Measurement {
   readonly plan: RunPlan;
   readonly rawMatched: Variant;
   readonly rawPerN: Variant;
+  /** Raw Temporal in the shape of deerflow's plan: its lead runs, model steps and tasks as no-op activities. */
+  readonly rawLeadShape: Variant;
   readonly deerflow: Variant;
   /** The same scripted subagent task run with `createAgent` in this process: no Temporal, no store. */
   readonly inProcess: Variant;
   /** {@link inProcess} with deerflow's subagent middleware chain. */
   readonly inProcessMiddleware: Variant;
-  /** What the dev server did per task in the counted rounds, by variant (raw slots=max-running, deerflow); empty when skipped. */
+  /** What the dev server did per task in the counted rounds, by variant (raw slots=max-running, raw lead shape, deerflow); empty when skipped. */
   readonly serverRequests: ReadonlyMap<Variant, readonly ServerRequests[]>;
 }
 
@@ -158,12 +160,13 @@ function planText(plan: RunPlan): string {
 function report(options: BenchOptions, results: readonly Measurement[]): string {
   const matched = `raw slots=${options.maxRunning}`;
   const absolute = table(
-    ['N', 'deerflow plan', `${matched} ms/task`, 'raw slots=N ms/task', 'in-process ms/task', 'in-process+mw ms/task', 'deerflow ms/task', 'deerflow ms/run'],
+    ['N', 'deerflow plan', `${matched} ms/task`, 'raw slots=N ms/task', 'raw lead shape ms/task', 'in-process ms/task', 'in-process+mw ms/task', 'deerflow ms/task', 'deerflow ms/run'],
     results.map((m) => [
       String(m.tasks),
       planText(m.plan),
       medMin(perUnit(m.rawMatched, m.tasks, 'wallMs')),
       medMin(perUnit(m.rawPerN, m.tasks, 'wallMs')),
+      medMin(perUnit(m.rawLeadShape, m.tasks, 'wallMs')),
       medMin(perUnit(m.inProcess, m.tasks, 'wallMs')),
       medMin(perUnit(m.inProcessMiddleware, m.tasks, 'wallMs')),
       medMin(perUnit(m.deerflow, m.tasks, 'wallMs')),
@@ -171,21 +174,33 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
     ]),
   );
   const ratios = table(
-    ['N', `deerflow / ${matched}`, 'deerflow / raw slots=N', `deerflow / (${matched} + in-process)`, `deerflow / (${matched} + in-process+mw)`],
+    [
+      'N',
+      `deerflow / ${matched}`,
+      'deerflow / raw slots=N',
+      `deerflow / (${matched} + in-process)`,
+      `deerflow / (${matched} + in-process+mw)`,
+      'deerflow / raw lead shape',
+      'deerflow / (raw lead shape + in-process+mw)',
+    ],
     results.map((m) => {
       const d = perUnit(m.deerflow, m.tasks, 'wallMs');
       const raw = perUnit(m.rawMatched, m.tasks, 'wallMs');
+      const shape = perUnit(m.rawLeadShape, m.tasks, 'wallMs');
+      const withChain = perUnit(m.inProcessMiddleware, m.tasks, 'wallMs');
       return [
         String(m.tasks),
         ratio(d, raw),
         ratio(d, perUnit(m.rawPerN, m.tasks, 'wallMs')),
         ratioToSum(d, raw, perUnit(m.inProcess, m.tasks, 'wallMs')),
-        ratioToSum(d, raw, perUnit(m.inProcessMiddleware, m.tasks, 'wallMs')),
+        ratioToSum(d, raw, withChain),
+        ratio(d, shape),
+        ratioToSum(d, shape, withChain),
       ];
     }),
   );
   const cpu = table(
-    ['N', `${matched} CPU ms/task`, 'in-process CPU', 'in-process+mw CPU', 'deerflow CPU ms/task', `deerflow / ${matched}`, `deerflow / (${matched} + in-process)`],
+    ['N', `${matched} CPU ms/task`, 'raw lead shape CPU', 'in-process CPU', 'in-process+mw CPU', 'deerflow CPU ms/task', `deerflow / ${matched}`, `deerflow / (${matched} + in-process)`],
     results.map((m) => {
       const d = median(perUnit(m.deerflow, m.tasks, 'cpuMs'));
       const r = median(perUnit(m.rawMatched, m.tasks, 'cpuMs'));
@@ -193,6 +208,7 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
       return [
         String(m.tasks),
         fixed(r, 2),
+        fixed(median(perUnit(m.rawLeadShape, m.tasks, 'cpuMs')), 2),
         fixed(a, 2),
         fixed(median(perUnit(m.inProcessMiddleware, m.tasks, 'cpuMs')), 2),
         fixed(d, 2),
@@ -221,6 +237,7 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
   );
   return [
     `Wall time per task, ms (median / min over ${options.reps} reps; every run includes start, all tasks and completion;`,
+    'raw lead shape = no-op activities in the shape of the deerflow plan: its runs, model steps and tasks, started eagerly;',
     'in-process = the same subagent task with createAgent in this process, no Temporal, no store; +mw = with deerflow\'s subagent middleware chain):',
     absolute,
     '',
@@ -254,12 +271,15 @@ async function historyReport(client: Client, results: readonly Measurement[]): P
     const reps = m.deerflow.workflowIds.length;
     const deerflow = await profileRepetitions(client, m.deerflow.workflowIds);
     const raw = await profileRepetitions(client, m.rawMatched.workflowIds);
+    const shape = await profileRepetitions(client, m.rawLeadShape.workflowIds);
     const spanRatio = ratio(deerflow.repetitionSpansMs, raw.repetitionSpansMs);
+    const shapeRatio = ratio(deerflow.repetitionSpansMs, shape.repetitionSpansMs);
     parts.push(
       '',
-      `N=${m.tasks}: span deerflow / ${m.rawMatched.label} ${spanRatio} (median / min)`,
+      `N=${m.tasks}: span deerflow / ${m.rawMatched.label} ${spanRatio}, deerflow / ${m.rawLeadShape.label} ${shapeRatio} (median / min)`,
       profileText(`deerflow (${planText(m.plan)})`, deerflow, m.tasks * reps),
       profileText(m.rawMatched.label, raw, m.tasks * m.rawMatched.workflowIds.length),
+      profileText(m.rawLeadShape.label, shape, m.tasks * m.rawLeadShape.workflowIds.length),
     );
   }
   return parts.join('\n');
@@ -349,6 +369,8 @@ async function main(): Promise<void> {
       extraModels: options.leadTools ? leadToolModels(options.leadTools.calls) : [],
     });
     cleanup.push('deerflow workers', () => deerflow.close());
+    // Eager starts need a client on the connection the workers poll with, as deerflow's own.
+    const eagerClient = new Client({ connection: nativeConnection, namespace: server.namespace });
 
     const machine = `${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
     console.log(`deerflow orchestration overhead benchmark: ${machine}`);
@@ -364,6 +386,7 @@ async function main(): Promise<void> {
     for (const tasks of options.tasks) {
       const rawMatched = variant(`raw slots=${options.maxRunning}`, async () => [await runBaseline(client, tasks, options.maxRunning)]);
       const rawPerN = tasks === options.maxRunning ? rawMatched : variant(`raw slots=${tasks}`, async () => [await runBaseline(client, tasks, tasks)]);
+      const rawLeadShape = variant('raw lead shape', () => runBaselineLeadShape(eagerClient, deerflow.plan(tasks), options.maxRunning));
       const df = variant('deerflow', async () => (await deerflow.run(tasks)).workflowIds);
       // The subagents of this N's runs answer from this model's scenario.
       const modelName = modelNameFor(deerflow.plan(tasks).tasksPerRun[0] ?? tasks);
@@ -375,14 +398,14 @@ async function main(): Promise<void> {
         await runInProcessAgents(deerflow.loaded, modelName, tasks, 'middleware', options.subagentToolCalls > 0);
         return [];
       });
-      const measured = [...new Set([rawMatched, rawPerN, df, inProcess, inProcessMiddleware])];
+      const measured = [...new Set([rawMatched, rawPerN, rawLeadShape, df, inProcess, inProcessMiddleware])];
       const phaseStart = performance.now();
       await measureInterleaved(measured, options.warmup, options.reps, serverCpu);
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       const rounds = options.serverRequestRounds;
       if (rounds > 0) log(`N=${tasks}: ${rounds} rounds of raw and deerflow counted by the dev server ...`);
-      const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, df], tasks, rounds) : new Map<Variant, ServerRequests[]>();
-      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, deerflow: df, inProcess, inProcessMiddleware, serverRequests });
+      const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, rawLeadShape, df], tasks, rounds) : new Map<Variant, ServerRequests[]>();
+      results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, rawLeadShape, deerflow: df, inProcess, inProcessMiddleware, serverRequests });
       if (tasks === options.profileTasks) {
         const reps = options.profileReps;
         log(`N=${tasks}: ${reps === 1 ? 'one more deerflow repetition' : `${reps} more deerflow repetitions`} under the CPU profiler ...`);
