@@ -218,7 +218,17 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
     }),
   );
   const onCores = table(
-    ['N', `${matched} server CPU`, 'deerflow server CPU', `${matched} total CPU`, 'deerflow total CPU', `total: deerflow / ${matched}`, `total: deerflow / (${matched} + in-process)`],
+    [
+      'N',
+      `${matched} server CPU`,
+      'raw lead shape server CPU',
+      'deerflow server CPU',
+      `${matched} total CPU`,
+      'raw lead shape total CPU',
+      'deerflow total CPU',
+      `total: deerflow / ${matched}`,
+      `total: deerflow / (${matched} + in-process)`,
+    ],
     results.map((m) => {
       const serverOf = (v: Variant) => median(perUnit(v, m.tasks, 'serverCpuMs'));
       const totalOf = (v: Variant) => median(v.samples.map((s) => (s.cpuMs + s.serverCpuMs) / m.tasks));
@@ -227,8 +237,10 @@ function report(options: BenchOptions, results: readonly Measurement[]): string 
       return [
         String(m.tasks),
         fixed(serverOf(m.rawMatched), 2),
+        fixed(serverOf(m.rawLeadShape), 2),
         fixed(serverOf(m.deerflow), 2),
         fixed(raw, 2),
+        fixed(totalOf(m.rawLeadShape), 2),
         fixed(deerflow, 2),
         `${fixed(deerflow / raw, 1)}x`,
         `${fixed(deerflow / (raw + median(perUnit(m.inProcess, m.tasks, 'cpuMs'))), 1)}x`,
