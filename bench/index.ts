@@ -1,8 +1,10 @@
 /**
  * Orchestration overhead benchmark: wall time per subagent task of deerflow (scripted model, zero
  * latency) as a ratio against a raw Temporal activity round trip measured in the same run on the
- * same embedded dev server, and against that plus the same subagent run in-process (no Temporal,
- * no store); for one N, the CPU per task by phase from a profiled repetition. See bench/README.md.
+ * same embedded dev server, against that plus the same subagent run in-process (no Temporal, no
+ * store), and against raw Temporal in the shape of deerflow's plan (its runs, model steps and
+ * tasks as no-op activities); for one N, the CPU per task by phase from a profiled repetition.
+ * See bench/README.md.
  *
  * Also a lead making direct tool calls (`runLeadTool` activities), in ms per call against raw
  * activities of the same shape (bench/lead-tools.ts).
@@ -415,7 +417,7 @@ async function main(): Promise<void> {
       await measureInterleaved(measured, options.warmup, options.reps, serverCpu);
       log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       const rounds = options.serverRequestRounds;
-      if (rounds > 0) log(`N=${tasks}: ${rounds} rounds of raw and deerflow counted by the dev server ...`);
+      if (rounds > 0) log(`N=${tasks}: ${rounds} rounds of raw, raw lead shape and deerflow counted by the dev server ...`);
       const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, rawLeadShape, df], tasks, rounds) : new Map<Variant, ServerRequests[]>();
       results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, rawLeadShape, deerflow: df, inProcess, inProcessMiddleware, serverRequests });
       if (tasks === options.profileTasks) {
