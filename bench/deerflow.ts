@@ -59,6 +59,8 @@ export interface DeerflowBench {
   readonly loaded: LoadedConfig;
   /** The client the task runs use, for cases that start runs of their own. */
   readonly client: DeerFlowClient;
+  /** The Temporal client under {@link client}: on the workers' connection, so its starts can be eager. */
+  readonly temporal: Client;
   plan(tasks: number): RunPlan;
   /** Starts the planned lead runs at once and waits until all completed with every task completed. */
   run(tasks: number): Promise<DeerflowRepetition>;
@@ -175,6 +177,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
   return {
     loaded,
     client,
+    temporal,
     plan,
     async run(tasks) {
       const { tasksPerRun } = plan(tasks);

@@ -383,8 +383,6 @@ async function main(): Promise<void> {
       extraModels: options.leadTools ? leadToolModels(options.leadTools.calls) : [],
     });
     cleanup.push('deerflow workers', () => deerflow.close());
-    // Eager starts need a client on the connection the workers poll with, as deerflow's own.
-    const eagerClient = new Client({ connection: nativeConnection, namespace: server.namespace });
 
     const machine = `${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`;
     console.log(`deerflow orchestration overhead benchmark: ${machine}`);
@@ -400,7 +398,7 @@ async function main(): Promise<void> {
     for (const tasks of options.tasks) {
       const rawMatched = variant(`raw slots=${options.maxRunning}`, async () => [await runBaseline(client, tasks, options.maxRunning)]);
       const rawPerN = tasks === options.maxRunning ? rawMatched : variant(`raw slots=${tasks}`, async () => [await runBaseline(client, tasks, tasks)]);
-      const rawLeadShape = variant('raw lead shape', () => runBaselineLeadShape(eagerClient, deerflow.plan(tasks), options.maxRunning));
+      const rawLeadShape = variant('raw lead shape', () => runBaselineLeadShape(deerflow.temporal, deerflow.plan(tasks), options.maxRunning));
       const df = variant('deerflow', async () => (await deerflow.run(tasks)).workflowIds);
       // The subagents of this N's runs answer from this model's scenario.
       const modelName = modelNameFor(deerflow.plan(tasks).tasksPerRun[0] ?? tasks);
