@@ -12,7 +12,10 @@ export interface ActivityDeps {
   readonly stores: Stores;
   /** Builds a chat model by configured name, with `handlers` attached to it (after the worker's own). */
   readonly createModel: (modelName: string, role: ModelRole, handlers?: readonly BaseCallbackHandler[]) => BaseChatModel;
-  /** How many subagent executions wait for a slot right now (the `deerflow-subagents` backlog). */
+  /**
+   * How many subagent executions wait for a slot right now (the `deerflow-subagents` backlog). The
+   * worker's reader reuses a reading for a second from when it was asked for (`subagentBacklogReader`).
+   */
   readonly subagentBacklog: () => Promise<number>;
   /** Clock for prompt dates; injectable for tests. */
   readonly now?: () => Date;

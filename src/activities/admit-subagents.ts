@@ -8,6 +8,16 @@ export async function readAdmissionSnapshot(deps: ActivityDeps): Promise<Admissi
   return { queued: await deps.subagentBacklog(), settings: { max_running, max_queued, admission_policy, queue_timeout_seconds } };
 }
 
+/**
+ * Asks for the backlog reading ahead of {@link readAdmissionSnapshot}, without waiting for it: the
+ * reader reuses a reading for a second from when it was asked for, so a snapshot read within that
+ * time gets this one, and a later one reads again. A failed reading is not reused (the snapshot
+ * reads again and reports its own failure).
+ */
+export function warmAdmissionSnapshot(deps: ActivityDeps): void {
+  void deps.subagentBacklog().catch(() => undefined);
+}
+
 /** Admission of `requested` tasks against {@link readAdmissionSnapshot}. */
 export async function admitTasks(deps: ActivityDeps, requested: number): Promise<AdmissionDecision> {
   const { queued, settings } = await readAdmissionSnapshot(deps);

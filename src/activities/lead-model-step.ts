@@ -7,7 +7,7 @@ import { leadTaskToolOptions, readManagedDefinitions, renderLeadSystemPrompt } f
 import { messageKeys } from '../store';
 import { createAgentTools, ThreadWorkspace, toolSearchToolSpec } from '../tools';
 import type { ActivityDeps } from './activity-deps';
-import { readAdmissionSnapshot } from './admit-subagents';
+import { readAdmissionSnapshot, warmAdmissionSnapshot } from './admit-subagents';
 import { withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
 import { toAiMessage, toLeadTurn } from './lead-turn';
@@ -51,6 +51,9 @@ async function modelStep(deps: ActivityDeps, input: LeadModelStepInput): Promise
   const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
   const existing = await deps.stores.messages.getMessage(input.threadId, key);
   if (existing) return withAdmission(deps, input, toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent));
+  // A response that delegates takes the queue's backlog at the end; asked for now, the reading
+  // runs beside the model call instead of after it.
+  if (input.admissionSnapshot && input.catalog.length > 0) warmAdmissionSnapshot(deps);
   // The run's snapshot names MCP tools by entry (`<server>__*`); the prompt lists the tools bound
   // and, when the run defers MCP tools, those still behind `tool_search`.
   const ownTools = leadTools(deps, input);
