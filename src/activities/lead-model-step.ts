@@ -114,8 +114,8 @@ async function modelStep(deps: ActivityDeps, input: LeadModelStepInput): Promise
 
 /**
  * Adds the admission snapshot to a response with `task` calls when the run asked for it: read
- * here, at the end of the step, it spares the run an `admitSubagents` activity before it
- * schedules them.
+ * here, at the end of the step (from the reading the step asked for when it started, while that
+ * is fresh), it spares the run an `admitSubagents` activity before it schedules them.
  */
 async function withAdmission(deps: ActivityDeps, input: LeadModelStepInput, turn: LeadModelTurn): Promise<LeadModelTurn> {
   if (!input.admissionSnapshot || !turn.toolCalls.some((call) => call.name === TASK_TOOL_NAME)) return turn;
