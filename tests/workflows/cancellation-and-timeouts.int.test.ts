@@ -1,6 +1,7 @@
 import { mapStoredMessageToChatMessage, ToolMessage } from '@langchain/core/messages';
 import { WorkflowFailedError } from '@temporalio/client';
 import { subagentCheckpointThread } from '../../src/activities/subagent-checkpoint';
+import { subagentBacklogReader } from '../../src/worker/subagent-backlog';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 const temporal = useTemporal();
@@ -161,9 +162,20 @@ describe('admission', () => {
     subagents: [{ match: '*', turns: [{ content: 'slow', delay_ms: 15_000 }] }],
   };
 
+  /**
+   * Executions the tests above left on the subagent queue (workers they shut down, tasks their
+   * safety net gave up on) count as queued until the new workers' pollers drain them and Temporal's
+   * statistics catch up: admission would refuse the blocker itself.
+   */
+  async function untilSubagentQueueEmpty(): Promise<void> {
+    const env = temporal.env();
+    await waitFor(async () => (await subagentBacklogReader(env.nativeConnection, env.namespace ?? 'default')()) === 0);
+  }
+
   test('reject policy: with every slot busy a task is refused with the capacity-full error and never calls a model', async () => {
     const harness = await temporal.start(blockingScenario, { subagent_runtime: { max_running: 1, admission_policy: 'reject' } });
     const h = harness;
+    await untilSubagentQueueEmpty();
     const blocker = await h.client.startRun({ message: 'go', threadId: 'reject-blocker', runId: 'run-blocker' });
     await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-blocker', eventTypes: ['subagent.start'] })).length === 1);
     const started = Date.now();
@@ -179,6 +191,7 @@ describe('admission', () => {
   test('queue policy: beyond max_queued waiting tasks a task is refused at once (attempts 0)', async () => {
     const harness = await temporal.start(blockingScenario, { subagent_runtime: { max_running: 1, max_queued: 1 } });
     const h = harness;
+    await untilSubagentQueueEmpty();
     const blocker = await h.client.startRun({ message: 'go', threadId: 'queue-blocker-1', runId: 'run-b1' });
     await waitFor(async () => (await h.stores.events.listEvents({ runId: 'run-b1', eventTypes: ['subagent.start'] })).length === 1);
     const waiting = await h.client.startRun({ message: 'go', threadId: 'queue-waiting', runId: 'run-w' });
