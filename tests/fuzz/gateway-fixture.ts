@@ -1,15 +1,15 @@
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { FastifyInstance } from 'fastify';
 import { DeerFlowClient } from '../../src/client';
 import { formatKeyPath, parseConfigText } from '../../src/config';
 import { SA_USER_ID } from '../../src/contracts';
 import { buildGatewayApp, resolveGatewayAuth } from '../../src/gateway';
-import { openStores, type BatchStore, type Stores } from '../../src/store';
+import type { BatchStore, Stores } from '../../src/store';
 import { leadRunWorkflowId } from '../../src/workflows/lead-run-messages';
 import { toWellFormed } from './fuzz-support';
+import { openMemoryStores } from '../support/memory-stores';
 
 /** The one run the fake Temporal knows: thread `t1`, run `run_known`, owned by `default`, running. */
 export const KNOWN_RUN = { threadId: 't1', runId: 'run_known' } as const;
@@ -120,7 +120,7 @@ export interface GatewayUnderTest {
 
 /** Builds the app the way `deerflow serve` wires it (no tokens: the caller is the loopback operator). */
 export async function gatewayUnderTest(): Promise<GatewayUnderTest> {
-  const stores = await openStores({ dataDir: tmpdir(), postgresUrl: null, sqlitePath: ':memory:' });
+  const stores = await openMemoryStores();
   const temporalCalls: TemporalCalls = [];
   const started: unknown[] = [];
   const batchWrites: string[] = [];

@@ -1,12 +1,12 @@
-import { tmpdir } from 'node:os';
 import type { RunEvent } from '../../src/contracts';
 import { tailRunEvents } from '../../src/gateway';
-import { openStores, type Stores } from '../../src/store';
+import type { Stores } from '../../src/store';
+import { openMemoryStores } from '../support/memory-stores';
 
 describe('tailRunEvents when idle', () => {
   let stores: Stores;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: tmpdir(), postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
   });
   afterEach(async () => stores.close());
 

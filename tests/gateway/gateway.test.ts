@@ -15,7 +15,8 @@ import {
   tailRunEvents,
   type GatewayDeps,
 } from '../../src/gateway';
-import { openStores, type Stores } from '../../src/store';
+import type { Stores } from '../../src/store';
+import { openMemoryStores } from '../support/memory-stores';
 
 describe('auth', () => {
   const tokens = [
@@ -125,7 +126,7 @@ describe('formatSse', () => {
 describe('tailRunEvents', () => {
   let stores: Stores;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: tmpdir(), postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
   });
   afterEach(async () => stores.close());
 

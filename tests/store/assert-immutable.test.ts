@@ -1,11 +1,12 @@
 import type { StoredMessage } from '@langchain/core/messages';
-import { openStores, type Stores } from '../../src/store';
+import type { Stores } from '../../src/store';
 import { assertImmutable } from './conformance';
 import { event, human } from './conformance/fixtures';
+import { openMemoryStores } from '../support/memory-stores';
 
 /** Real SQLite stores whose message and event reads are routed through `tamper`. */
 async function tampered(tamper: { message?: (m: StoredMessage) => StoredMessage; mutateInput?: boolean }): Promise<Stores> {
-  const real = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+  const real = await openMemoryStores();
   let reads = 0;
   return {
     ...real,
@@ -49,7 +50,7 @@ describe('assertImmutable (the conformance wrapper)', () => {
   });
 
   it('fails when a summary reads back differently later (summaries are write-once)', async () => {
-    const real = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    const real = await openMemoryStores();
     const stores = assertImmutable({
       ...real,
       summaries: {

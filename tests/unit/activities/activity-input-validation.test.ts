@@ -2,8 +2,9 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createLeadActivities } from '../../../src/activities';
 import { ACTIVITY_INPUT_SCHEMAS } from '../../../src/activities/activity-input-schemas';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import { openStores, type Stores } from '../../../src/store';
+import type { Stores } from '../../../src/store';
 import { storeOnlyDeps } from '../../support/store-only-deps';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
@@ -42,7 +43,7 @@ describe('lead-queue activities validate their input', () => {
   let stores: Stores;
   let activities: Activities;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
     activities = createLeadActivities(storeOnlyDeps(stores));
   });
   afterEach(async () => {

@@ -6,7 +6,8 @@ import { leadRequestHistory, type LeadRequestHistory } from '../../../src/activi
 import { parseConfigText } from '../../../src/config';
 import { SUMMARY_INSTRUCTIONS } from '../../../src/middleware';
 import { checkProviderRequest } from '../../../src/models/provider-request-rules';
-import { messageKeys, openStores, type Stores, type ThreadMessageRecord } from '../../../src/store';
+import { messageKeys, type Stores, type ThreadMessageRecord } from '../../../src/store';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-1';
 const INPUT = { threadId: THREAD, runId: 'run-9', turn: 0, modelName: 'main', agentName: 'lead' };
@@ -43,7 +44,7 @@ function records(count: number, from = 0): ThreadMessageRecord[] {
 describe('leadRequestHistory', () => {
   let stores: Stores;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
   });
   afterEach(async () => {
     await stores.close();

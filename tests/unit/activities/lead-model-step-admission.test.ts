@@ -5,9 +5,10 @@ import type { ActivityDeps } from '../../../src/activities/activity-deps';
 import { createLeadModelStep } from '../../../src/activities/lead-model-step';
 import { parseConfigText } from '../../../src/config';
 import type { LeadModelStepInput, LeadModelTurn } from '../../../src/contracts';
-import { openStores, type Stores } from '../../../src/store';
+import type { Stores } from '../../../src/store';
 import { reusedReading } from '../../../src/worker/reused-reading';
 import { BACKLOG_READING_MAX_AGE_MS } from '../../../src/worker/subagent-backlog';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-admission';
 const RUN = 'run-admission';
@@ -73,7 +74,7 @@ function stepWorld(stores: Stores, opts: { readings: Array<number | Error>; call
 describe('leadModelStep: the admission snapshot of a delegating response', () => {
   let stores: Stores;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
   });
   afterEach(async () => {
     await stores.close();

@@ -1,7 +1,7 @@
 import { AIMessage, mapChatMessagesToStoredMessages } from '@langchain/core/messages';
-import { tmpdir } from 'node:os';
 import { LeadTurnCalls } from '../../../src/activities/lead-turn-calls';
-import { messageKeys, openStores, type Stores } from '../../../src/store';
+import { messageKeys, type Stores } from '../../../src/store';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const task = (id: string, prompt: unknown, extra: Record<string, unknown> = {}) => ({
   id,
@@ -11,7 +11,7 @@ const task = (id: string, prompt: unknown, extra: Record<string, unknown> = {}) 
 
 let stores: Stores;
 beforeEach(async () => {
-  stores = await openStores({ dataDir: tmpdir(), postgresUrl: null, sqlitePath: ':memory:' });
+  stores = await openMemoryStores();
 });
 afterEach(() => stores.close());
 

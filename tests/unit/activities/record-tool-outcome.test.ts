@@ -4,9 +4,10 @@ import { createLeadModelStepWithOutcomes } from '../../../src/activities/lead-mo
 import { createRecordToolOutcome } from '../../../src/activities/record-tool-outcome';
 import { finishedTask, type ToolOutcome } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import { openStores, type Stores } from '../../../src/store';
+import type { Stores } from '../../../src/store';
 import { newTaskState } from '../../../src/workflows/new-lead-run-state';
 import { storeOnlyDeps } from '../../support/store-only-deps';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
@@ -23,7 +24,7 @@ describe('recordToolOutcome', () => {
   let stores: Stores;
   let record: ReturnType<typeof createRecordToolOutcome>;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
     const deps = storeOnlyDeps(stores);
     record = createRecordToolOutcome(deps);
   });
@@ -164,7 +165,7 @@ describe('recordToolOutcome', () => {
 
 describe('leadModelStepWithOutcomes', () => {
   test('refuses, before any write, outcomes that take their spend from the store: only recordToolOutcome returns that spend to the run', async () => {
-    const stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    const stores = await openMemoryStores();
     try {
       const step = createLeadModelStepWithOutcomes(storeOnlyDeps(stores));
       const cancelled: ToolOutcome = { ...failedTask('0.0'), spendInStore: true } as ToolOutcome;

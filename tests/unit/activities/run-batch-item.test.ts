@@ -5,10 +5,11 @@ import { createRunBatchItem } from '../../../src/activities/run-batch-item';
 import type { SubagentExecutor } from '../../../src/activities/run-subagent';
 import type { BatchItemRunInput, SubagentExecutionResult } from '../../../src/contracts';
 import { BATCH_ITEM_FENCED_TYPE, BATCH_LEASE_WAIT_TIMEOUT_TYPE, INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import { openStores, type Stores } from '../../../src/store';
+import type { Stores } from '../../../src/store';
 import { batchInput, itemExecution, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
 import { applicationFailureOf } from '../../support/application-failure-of';
 import { storeOnlyDeps } from '../../support/store-only-deps';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const RESULT: SubagentExecutionResult = {
   taskId: 'a',
@@ -60,7 +61,7 @@ describe('runBatchItem', () => {
   const row = (key: string) => stores.batches.getItem('b1', OWNER, key);
 
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
     executor = new HeldExecutor();
     const deps = storeOnlyDeps(stores);
     runBatchItem = createRunBatchItem(stores.batches, executor.execute, createItemEndWriter(deps), new BatchLeaseWaiters());

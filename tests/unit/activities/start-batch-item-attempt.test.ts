@@ -4,8 +4,9 @@ import { createBatchActivities } from '../../../src/activities/batch-items';
 import { parseConfigText } from '../../../src/config';
 import type { StartBatchItemAttemptInput } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import { openStores, type Stores } from '../../../src/store';
+import type { Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const AT = '2025-01-01T00:00:00.000Z';
 
@@ -14,7 +15,7 @@ describe('startBatchItemAttempt', () => {
   let backlog: number;
   let activities: ReturnType<typeof createBatchActivities>;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
     backlog = 0;
     const deps: ActivityDeps = {
       config: parseConfigText('subagent_runtime: { admission_policy: reject }', null),

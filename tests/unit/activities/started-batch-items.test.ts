@@ -1,10 +1,11 @@
 import { createBatchActivities } from '../../../src/activities/batch-items';
 import type { BatchItemRuntime } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import { openStores, type Stores } from '../../../src/store';
+import type { Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
 import { applicationFailureOf } from '../../support/application-failure-of';
 import { storeOnlyDeps } from '../../support/store-only-deps';
+import { openMemoryStores } from '../../support/memory-stores';
 
 const RUNTIME: BatchItemRuntime = {
   batchId: 'b1',
@@ -22,7 +23,7 @@ describe('startedBatchItems and cancelStartedBatchItems', () => {
   let stores: Stores;
   let activities: ReturnType<typeof createBatchActivities>;
   beforeEach(async () => {
-    stores = await openStores({ dataDir: '/nonexistent-unused', postgresUrl: null, sqlitePath: ':memory:' });
+    stores = await openMemoryStores();
     activities = createBatchActivities(storeOnlyDeps(stores));
     await stores.batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
   });
