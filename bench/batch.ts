@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       }),
     );
     const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
-    const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+    const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null, sqliteSynchronous: loaded.config.store.sqlite_synchronous });
     const workers = await createWorkers({ connection, namespace: server.namespace, loaded, stores });
     // The raw + agent anchor: each child's activity runs the subagent task as the tasks benchmark's in-process anchor does.
     const agentTask = async (index: number) => {

@@ -161,7 +161,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
     }),
   );
   const loaded = loadConfig({ path: join(options.dir, 'config.yaml'), env: {} });
-  const stores: Stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null });
+  const stores: Stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null, sqliteSynchronous: loaded.config.store.sqlite_synchronous });
   let workers: DeerflowWorkers;
   try {
     workers = await createWorkers({ connection: options.connection, namespace: options.namespace, loaded, stores });
