@@ -17,7 +17,7 @@ import { stringify } from 'yaml';
 import { DeerFlowClient } from '../src/client';
 import { loadConfig } from '../src/config';
 import { startDevServer } from '../src/devserver';
-import { openStores } from '../src/store';
+import { openConfiguredStores } from '../src/store';
 import { createWorkers } from '../src/worker/create-workers';
 import { BASELINE_WORKFLOW_TASK_QUEUE, baselineActivityTaskQueue, createBaselineWorkers } from './baseline';
 import type { BaselineActivityName } from './baseline-activities';
@@ -123,7 +123,7 @@ async function main(): Promise<void> {
       }),
     );
     const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
-    const stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null, sqliteSynchronous: loaded.config.store.sqlite_synchronous });
+    const stores = await openConfiguredStores(loaded.config.store);
     const workers = await createWorkers({ connection, namespace: server.namespace, loaded, stores });
     // The raw + agent anchor: each child's activity runs the subagent task as the tasks benchmark's in-process anchor does.
     const agentTask = async (index: number) => {

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { DeerFlowClient, MAX_CONCURRENT_CEILING } from '../src/client';
 import { loadConfig, type LoadedConfig } from '../src/config';
 import type { LeadRunState, ModelSteps } from '../src/contracts';
-import { openStores, type Stores } from '../src/store';
+import { openConfiguredStores, type Stores } from '../src/store';
 import { createWorkers, type DeerflowWorkers } from '../src/worker/create-workers';
 
 /** Hard per-run `task` limit of deerflow (`subagents.max_total_per_run` is validated to 1..50). */
@@ -161,7 +161,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
     }),
   );
   const loaded = loadConfig({ path: join(options.dir, 'config.yaml'), env: {} });
-  const stores: Stores = await openStores({ dataDir: loaded.config.store.data_dir, postgresUrl: null, sqliteSynchronous: loaded.config.store.sqlite_synchronous });
+  const stores: Stores = await openConfiguredStores(loaded.config.store);
   let workers: DeerflowWorkers;
   try {
     workers = await createWorkers({ connection: options.connection, namespace: options.namespace, loaded, stores });

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { DeerFlowClient } from '../client';
 import type { LoadedConfig } from '../config';
 import { startDevServer, type DevServer } from '../devserver';
-import { openStores, type Stores } from '../store';
+import { openConfiguredStores, type Stores } from '../store';
 import { clientTracingInterceptors, startConfiguredTracing } from '../telemetry';
 import { createWorkers, type DeerflowWorkers } from '../worker/create-workers';
 import { clusterConnectionOptions } from './cluster-connection-options';
@@ -50,11 +50,7 @@ export async function startRuntime(options: StartRuntimeOptions): Promise<Runtim
     }
     const connectionOptions = server === null ? cluster! : { address: server.address };
     const namespace = config.temporal.namespace;
-    const stores = await openStores({
-      dataDir: config.store.data_dir,
-      postgresUrl: config.store.postgres_url,
-      sqliteSynchronous: config.store.sqlite_synchronous,
-    });
+    const stores = await openConfiguredStores(config.store);
     cleanups.push(() => stores.close());
     // Spans of this process: client calls, and workflows and activities when it runs workers. Shut
     // down after the connections and workers (cleanups run in reverse), so their last spans go out.

@@ -1,7 +1,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import type { LoadedConfig } from '../config';
 import { startConfiguredTracing } from '../telemetry';
-import { openStores } from '../store';
+import { openConfiguredStores } from '../store';
 import { createWorkers, type WorkerQueues } from '../worker/create-workers';
 import { clusterConnectionOptions } from './cluster-connection-options';
 import { CliExit, EXIT_USAGE } from './load-cli-config';
@@ -19,11 +19,7 @@ export async function workerCommand(loaded: LoadedConfig, queues: WorkerQueues =
     throw new CliExit('deerflow worker needs a cluster: set TEMPORAL_ADDRESS or temporal.address in config.yaml', EXIT_USAGE);
   }
   const cluster = clusterConnectionOptions(loaded);
-  const stores = await openStores({
-    dataDir: config.store.data_dir,
-    postgresUrl: config.store.postgres_url,
-    sqliteSynchronous: config.store.sqlite_synchronous,
-  });
+  const stores = await openConfiguredStores(config.store);
   const tracing = startConfiguredTracing(config.telemetry);
   const connection = await NativeConnection.connect(cluster);
   try {

@@ -1,4 +1,4 @@
-export { openStores } from './stores';
+export { openConfiguredStores, openStores } from './stores';
 export type { Stores, OpenStoresOptions } from './stores';
 export type { SqliteSynchronous } from './sqlite/open-sqlite-database';
 export { messageKeys } from './thread-message-store';

@@ -1,5 +1,6 @@
 import type { BaseCheckpointSaver } from '@langchain/langgraph-checkpoint';
 import { join } from 'node:path';
+import type { StoreConfig } from '../config';
 import type { AgentDefinitionStore } from './agent-definition-store';
 import type { BatchStore } from './batch-store';
 import { openPostgresStores } from './postgres/open-postgres-stores';
@@ -57,4 +58,9 @@ export async function openStores(options: OpenStoresOptions): Promise<Stores> {
   return openSqliteStores(options.sqlitePath ?? join(options.dataDir, 'deerflow.db'), {
     synchronous: options.sqliteSynchronous ?? 'FULL',
   });
+}
+
+/** {@link openStores} as the config's `store` section names them: what workers, the CLI and test environments open. */
+export function openConfiguredStores(store: StoreConfig): Promise<Stores> {
+  return openStores({ dataDir: store.data_dir, postgresUrl: store.postgres_url, sqliteSynchronous: store.sqlite_synchronous });
 }

@@ -3,7 +3,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { DeerFlowClient } from '../client';
 import { loadConfig, type LoadedConfig } from '../config';
 import { startDevServer, type DevServer, type DevServerOptions } from '../devserver';
-import { openStores, type Stores } from '../store';
+import { openConfiguredStores, type Stores } from '../store';
 import { createWorkers, type DeerflowWorkers, type WorkerQueues } from '../worker/create-workers';
 
 /** Options of {@link createTestEnvironment}. */
@@ -59,11 +59,7 @@ export async function createTestEnvironment(options: TestEnvironmentOptions): Pr
   try {
     const server: DevServer = await startDevServer({ namespace: config.temporal.namespace, ...options.devServer });
     cleanups.push(() => server.stop());
-    const stores = await openStores({
-      dataDir: config.store.data_dir,
-      postgresUrl: config.store.postgres_url,
-      sqliteSynchronous: config.store.sqlite_synchronous,
-    });
+    const stores = await openConfiguredStores(config.store);
     cleanups.push(() => stores.close());
     // One connection for the workers and the client, as `npm start` has: runs and batches start
     // eagerly on this environment's workflow worker when it serves the workflow queue.

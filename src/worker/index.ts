@@ -12,5 +12,5 @@ export { installWorkerRuntime, logLevelFromEnv } from './install-runtime';
 export type { WorkerRuntimeOptions } from './install-runtime';
 export { startTracing, startConfiguredTracing } from '../telemetry';
 export type { Tracing, TracingOptions } from '../telemetry';
-export { openStores } from '../store';
+export { openConfiguredStores, openStores } from '../store';
 export type { Stores, OpenStoresOptions } from '../store';
