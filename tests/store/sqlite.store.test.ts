@@ -3,7 +3,8 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openStores } from '../../src/store';
+import { parseConfigText } from '../../src/config';
+import { openConfiguredStores, openStores } from '../../src/store';
 import * as sqliteDatabase from '../../src/store/sqlite/open-sqlite-database';
 import { batchLeaseColumnSpec, batchLeaseSharingSpec, persistenceSpec, storeConformanceSpec, threadOwnerSharingSpec } from './conformance';
 
@@ -97,7 +98,7 @@ describe('SQLite file', () => {
     expect(['p0', 'p1', 'p2', 'p3']).toContain(owners[0]);
   });
 
-  it('sets PRAGMA synchronous from sqliteSynchronous: FULL (2) by default, NORMAL (1) on request, WAL either way', async () => {
+  it('sets PRAGMA synchronous from sqliteSynchronous (or the config\'s store.sqlite_synchronous): FULL (2) by default, NORMAL (1) on request, WAL either way', async () => {
     // The pragma is per connection: read it on the very handle openStores opened.
     const open = jest.spyOn(sqliteDatabase, 'openSqliteDatabase');
     try {
@@ -116,6 +117,17 @@ describe('SQLite file', () => {
         } finally {
           await stores.close();
         }
+      }
+      // As the config's store section says: its data folder and its synchronous setting.
+      open.mockClear();
+      const dataDir = tempDir();
+      const configured = await openConfiguredStores(parseConfigText(`store: { data_dir: '${dataDir}', sqlite_synchronous: NORMAL }`, null).store);
+      try {
+        expect(open.mock.calls[0]?.[0]).toBe(join(dataDir, 'deerflow.db'));
+        const db = open.mock.results[0]?.value as sqliteDatabase.SqliteDatabase | undefined;
+        expect(db?.pragma('synchronous', { simple: true })).toBe(1);
+      } finally {
+        await configured.close();
       }
       const memory = sqliteDatabase.openSqliteDatabase(':memory:');
       expect(memory.pragma('synchronous', { simple: true })).toBe(2);
