@@ -1,20 +1,15 @@
 import type { RunEvent } from '../../src/contracts';
 import { tailRunEvents } from '../../src/gateway';
-import type { Stores } from '../../src/store';
-import { openMemoryStores } from '../support/memory-stores';
+import { useMemoryStores } from '../support/memory-stores';
 
 describe('tailRunEvents when idle', () => {
-  let stores: Stores;
-  beforeEach(async () => {
-    stores = await openMemoryStores();
-  });
-  afterEach(async () => stores.close());
+  const stores = useMemoryStores();
 
   it('backs off its store reads and its isOpen checks alike, and still yields a row written later', async () => {
     let openChecks = 0;
     const stop = new AbortController();
     const tail = tailRunEvents({
-      events: stores.events,
+      events: stores().events,
       runId: 'r1',
       afterSeq: 0,
       isOpen: async () => {
@@ -32,7 +27,7 @@ describe('tailRunEvents when idle', () => {
     expect(openChecks).toBeLessThanOrEqual(16);
 
     const written = Date.now();
-    await stores.events.putBatch([{ dedupeKey: 'k', runId: 'r1', threadId: 't1', category: 'subagent', event: 'subagent.step', taskId: 'task', payload: {} }]);
+    await stores().events.putBatch([{ dedupeKey: 'k', runId: 'r1', threadId: 't1', category: 'subagent', event: 'subagent.step', taskId: 'task', payload: {} }]);
     const next = await first;
     expect((next.value as RunEvent).event).toBe('subagent.step');
     expect(Date.now() - written).toBeLessThan(80 + 400);

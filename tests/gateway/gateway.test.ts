@@ -15,8 +15,7 @@ import {
   tailRunEvents,
   type GatewayDeps,
 } from '../../src/gateway';
-import type { Stores } from '../../src/store';
-import { openMemoryStores } from '../support/memory-stores';
+import { useMemoryStores } from '../support/memory-stores';
 
 describe('auth', () => {
   const tokens = [
@@ -124,14 +123,10 @@ describe('formatSse', () => {
 });
 
 describe('tailRunEvents', () => {
-  let stores: Stores;
-  beforeEach(async () => {
-    stores = await openMemoryStores();
-  });
-  afterEach(async () => stores.close());
+  const stores = useMemoryStores();
 
   const put = (i: number) =>
-    stores.events.putBatch([{ dedupeKey: `k${i}`, runId: 'r1', threadId: 't1', category: 'subagent', event: 'subagent.step', taskId: `task${i % 2}`, payload: { i } }]);
+    stores().events.putBatch([{ dedupeKey: `k${i}`, runId: 'r1', threadId: 't1', category: 'subagent', event: 'subagent.step', taskId: `task${i % 2}`, payload: { i } }]);
 
   it('resumed from the last yielded seq it loses and repeats nothing while rows are written, then ends closed', async () => {
     let open = true;
@@ -148,7 +143,7 @@ describe('tailRunEvents', () => {
     // Consume in parts of 7 rows, as a client that keeps disconnecting would.
     while (end === null) {
       const stop = new AbortController();
-      const tail = tailRunEvents({ events: stores.events, runId: 'r1', afterSeq: cursor, isOpen: async () => open, pollMs: 1, signal: stop.signal, pageSize: 3 });
+      const tail = tailRunEvents({ events: stores().events, runId: 'r1', afterSeq: cursor, isOpen: async () => open, pollMs: 1, signal: stop.signal, pageSize: 3 });
       for (let taken = 0; ; ) {
         const next = await tail.next();
         if (next.done) {
@@ -162,14 +157,14 @@ describe('tailRunEvents', () => {
       }
     }
     await writer;
-    const all = await stores.events.listEvents({ runId: 'r1', limit: 1000 });
+    const all = await stores().events.listEvents({ runId: 'r1', limit: 1000 });
     expect(all).toHaveLength(40);
     expect(seen.map((e) => e.seq)).toEqual(all.map((e) => e.seq));
   });
 
   it('stops at once when aborted while waiting', async () => {
     const stop = new AbortController();
-    const tail = tailRunEvents({ events: stores.events, runId: 'r1', afterSeq: 0, isOpen: async () => true, pollMs: 60_000, signal: stop.signal });
+    const tail = tailRunEvents({ events: stores().events, runId: 'r1', afterSeq: 0, isOpen: async () => true, pollMs: 60_000, signal: stop.signal });
     const next = tail.next();
     setTimeout(() => stop.abort(), 20);
     await expect(next).resolves.toEqual({ done: true, value: 'aborted' });

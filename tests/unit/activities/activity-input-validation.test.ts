@@ -2,9 +2,8 @@ import { ApplicationFailure } from '@temporalio/common';
 import { createLeadActivities } from '../../../src/activities';
 import { ACTIVITY_INPUT_SCHEMAS } from '../../../src/activities/activity-input-schemas';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import type { Stores } from '../../../src/store';
 import { storeOnlyDeps } from '../../support/store-only-deps';
-import { openMemoryStores } from '../../support/memory-stores';
+import { useMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
@@ -40,14 +39,10 @@ const REFUSED: ReadonlyArray<{ readonly activity: keyof Activities; readonly inp
 ];
 
 describe('lead-queue activities validate their input', () => {
-  let stores: Stores;
+  const stores = useMemoryStores();
   let activities: Activities;
   beforeEach(async () => {
-    stores = await openMemoryStores();
-    activities = createLeadActivities(storeOnlyDeps(stores));
-  });
-  afterEach(async () => {
-    await stores.close();
+    activities = createLeadActivities(storeOnlyDeps(stores()));
   });
 
   test('every activity of the queue has its input schema in the shared table', () => {
@@ -64,7 +59,7 @@ describe('lead-queue activities validate their input', () => {
     const refused = call(input);
     await expect(refused).rejects.toBeInstanceOf(ApplicationFailure);
     await expect(refused).rejects.toMatchObject({ type: INVALID_INPUT_TYPE, nonRetryable: true, message: expect.stringMatching(new RegExp(`^${activity} input: .*${field.replace('.', '\\.')}`)) });
-    expect(await stores.messages.listMessages(THREAD)).toEqual([]);
-    expect(await stores.events.listEvents({ runId: RUN, threadId: THREAD })).toEqual([]);
+    expect(await stores().messages.listMessages(THREAD)).toEqual([]);
+    expect(await stores().events.listEvents({ runId: RUN, threadId: THREAD })).toEqual([]);
   });
 });

@@ -6,8 +6,8 @@ import { leadRequestHistory, type LeadRequestHistory } from '../../../src/activi
 import { parseConfigText } from '../../../src/config';
 import { SUMMARY_INSTRUCTIONS } from '../../../src/middleware';
 import { checkProviderRequest } from '../../../src/models/provider-request-rules';
-import { messageKeys, type Stores, type ThreadMessageRecord } from '../../../src/store';
-import { openMemoryStores } from '../../support/memory-stores';
+import { messageKeys, type ThreadMessageRecord } from '../../../src/store';
+import { useMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-1';
 const INPUT = { threadId: THREAD, runId: 'run-9', turn: 0, modelName: 'main', agentName: 'lead' };
@@ -42,18 +42,12 @@ function records(count: number, from = 0): ThreadMessageRecord[] {
 }
 
 describe('leadRequestHistory', () => {
-  let stores: Stores;
-  beforeEach(async () => {
-    stores = await openMemoryStores();
-  });
-  afterEach(async () => {
-    await stores.close();
-  });
+  const stores = useMemoryStores();
 
   function deps(config: string, summarizer: BaseChatModel): ActivityDeps {
     return {
       config: parseConfigText(config, null),
-      stores,
+      stores: stores(),
       createModel: (_name, role) => {
         if (role.kind !== 'summarizer') throw new Error(`unexpected ${role.kind} model`);
         return summarizer;
@@ -74,7 +68,7 @@ describe('leadRequestHistory', () => {
     expect(result.summaryText).toBeNull();
     expect(result.messages).toHaveLength(recs.length);
     expect(calls).toHaveLength(0);
-    expect(await stores.summaries.latestSummary(THREAD)).toBeNull();
+    expect(await stores().summaries.latestSummary(THREAD)).toBeNull();
   });
 
   test('past the trigger the older part is summarized, stored apart from the thread, and only the kept part is sent', async () => {
@@ -86,8 +80,8 @@ describe('leadRequestHistory', () => {
     expect(result.messages.map((m) => m.text)).toEqual([expect.stringContaining('question 2'), '', 'listing 2', 'answer 2']);
     expect(result.messages[0]?.text).toContain('BEGIN USER INPUT');
     expect(checkProviderRequest([new HumanMessage('data'), ...result.messages])).toBeNull();
-    expect(await stores.summaries.latestSummary(THREAD)).toEqual({ threadId: THREAD, runId: 'run-9', throughKey: messageKeys.ai('run-1', 1), text: 'S1' });
-    expect(await stores.messages.listMessages(THREAD)).toEqual([]);
+    expect(await stores().summaries.latestSummary(THREAD)).toEqual({ threadId: THREAD, runId: 'run-9', throughKey: messageKeys.ai('run-1', 1), text: 'S1' });
+    expect(await stores().messages.listMessages(THREAD)).toEqual([]);
 
     expect(calls).toHaveLength(1);
     const [system, prompt] = calls[0]!;
@@ -113,7 +107,7 @@ describe('leadRequestHistory', () => {
     expect(calls[1]![1]!.text).toMatch(/^Summary so far:\nS1\n\n\[human\] question 2\n/);
     expect(later.summaryText).toBe('S2');
     expect(later.messages).toHaveLength(4);
-    expect((await stores.summaries.latestSummary(THREAD))?.throughKey).toBe(messageKeys.ai('run-4', 1));
+    expect((await stores().summaries.latestSummary(THREAD))?.throughKey).toBe(messageKeys.ai('run-4', 1));
   });
 
   test('a retried step racing the first one keeps the first stored summary (first writer wins)', async () => {
@@ -123,7 +117,7 @@ describe('leadRequestHistory', () => {
     const [a, b] = await Promise.all([history(deps(SUMMARIZATION, first.model), recs), history(deps(SUMMARIZATION, second.model), recs)]);
     expect(a.summaryText).toBe(b.summaryText);
     expect(a.messages.map((m) => m.text)).toEqual(b.messages.map((m) => m.text));
-    expect((await stores.summaries.latestSummary(THREAD))?.text).toBe(a.summaryText);
+    expect((await stores().summaries.latestSummary(THREAD))?.text).toBe(a.summaryText);
     // A retry after the write summarizes nothing again.
     const third = fakeSummarizer(['from attempt 3']);
     expect((await history(deps(SUMMARIZATION, third.model), recs)).summaryText).toBe(a.summaryText);
@@ -136,7 +130,7 @@ describe('leadRequestHistory', () => {
     const result = await history(deps(SUMMARIZATION, failing.model), recs);
     expect(result).toEqual({ summaryText: null, messages: expect.any(Array) });
     expect(result.messages).toHaveLength(recs.length);
-    expect(await stores.summaries.latestSummary(THREAD)).toBeNull();
+    expect(await stores().summaries.latestSummary(THREAD)).toBeNull();
 
     await history(deps(SUMMARIZATION, fakeSummarizer(['S1']).model), recs);
     const longer = [...recs, ...records(3, 3)];
@@ -154,6 +148,6 @@ describe('leadRequestHistory', () => {
     const running = history(deps(SUMMARIZATION, never), records(3), env);
     setTimeout(() => env.cancel(), 20);
     await expect(running).rejects.toMatchObject({ name: 'CancelledFailure' });
-    expect(await stores.summaries.latestSummary(THREAD)).toBeNull();
+    expect(await stores().summaries.latestSummary(THREAD)).toBeNull();
   });
 });

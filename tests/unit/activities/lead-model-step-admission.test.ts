@@ -8,7 +8,7 @@ import type { LeadModelStepInput, LeadModelTurn } from '../../../src/contracts';
 import type { Stores } from '../../../src/store';
 import { reusedReading } from '../../../src/worker/reused-reading';
 import { BACKLOG_READING_MAX_AGE_MS } from '../../../src/worker/subagent-backlog';
-import { openMemoryStores } from '../../support/memory-stores';
+import { useMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-admission';
 const RUN = 'run-admission';
@@ -72,16 +72,10 @@ function stepWorld(stores: Stores, opts: { readings: Array<number | Error>; call
 }
 
 describe('leadModelStep: the admission snapshot of a delegating response', () => {
-  let stores: Stores;
-  beforeEach(async () => {
-    stores = await openMemoryStores();
-  });
-  afterEach(async () => {
-    await stores.close();
-  });
+  const stores = useMemoryStores();
 
   test('the backlog is asked for before the model is called, and a quick call takes that reading: one read', async () => {
-    const world = stepWorld(stores, { readings: [4, 9], callMs: 200, answer: new AIMessage({ content: '', tool_calls: [TASK_CALL] }) });
+    const world = stepWorld(stores(), { readings: [4, 9], callMs: 200, answer: new AIMessage({ content: '', tool_calls: [TASK_CALL] }) });
     const turn = await world.run(stepInput());
     expect(world.calls).toEqual([{ readingsAsked: 1 }]);
     expect(world.asked).toHaveLength(1);
@@ -90,7 +84,7 @@ describe('leadModelStep: the admission snapshot of a delegating response', () =>
   });
 
   test('a call longer than a reading lives reads the backlog again once it returns: the snapshot is never older than before', async () => {
-    const world = stepWorld(stores, { readings: [4, 9], callMs: BACKLOG_READING_MAX_AGE_MS + 500, answer: new AIMessage({ content: '', tool_calls: [TASK_CALL] }) });
+    const world = stepWorld(stores(), { readings: [4, 9], callMs: BACKLOG_READING_MAX_AGE_MS + 500, answer: new AIMessage({ content: '', tool_calls: [TASK_CALL] }) });
     const turn = await world.run(stepInput());
     expect(world.asked).toHaveLength(2);
     expect(world.asked[1]! - world.asked[0]!).toBe(BACKLOG_READING_MAX_AGE_MS + 500);
@@ -98,7 +92,7 @@ describe('leadModelStep: the admission snapshot of a delegating response', () =>
   });
 
   test('a reading that failed ahead of the call fails nothing: the snapshot reads again', async () => {
-    const world = stepWorld(stores, { readings: [new Error('frontend unavailable'), 7], callMs: 10, answer: new AIMessage({ content: '', tool_calls: [TASK_CALL] }) });
+    const world = stepWorld(stores(), { readings: [new Error('frontend unavailable'), 7], callMs: 10, answer: new AIMessage({ content: '', tool_calls: [TASK_CALL] }) });
     const turn = await world.run(stepInput());
     expect(world.asked).toHaveLength(2);
     expect(turn.admission?.queued).toBe(7);
@@ -106,11 +100,11 @@ describe('leadModelStep: the admission snapshot of a delegating response', () =>
 
   test('a run that does not ask for the snapshot, or has no subagent to delegate to, reads no backlog', async () => {
     const answer = new AIMessage({ content: '', tool_calls: [TASK_CALL] });
-    const notAsked = stepWorld(stores, { readings: [4], callMs: 10, answer });
+    const notAsked = stepWorld(stores(), { readings: [4], callMs: 10, answer });
     expect((await notAsked.run(stepInput({ admissionSnapshot: false }))).admission).toBeUndefined();
     expect(notAsked.asked).toEqual([]);
 
-    const noCatalog = stepWorld(stores, { readings: [4], callMs: 10, answer: new AIMessage('Nothing to delegate.') });
+    const noCatalog = stepWorld(stores(), { readings: [4], callMs: 10, answer: new AIMessage('Nothing to delegate.') });
     expect((await noCatalog.run(stepInput({ runId: 'run-no-catalog', catalog: [] }))).admission).toBeUndefined();
     expect(noCatalog.asked).toEqual([]);
   });

@@ -4,10 +4,9 @@ import { createLeadModelStepWithOutcomes } from '../../../src/activities/lead-mo
 import { createRecordToolOutcome } from '../../../src/activities/record-tool-outcome';
 import { finishedTask, type ToolOutcome } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import type { Stores } from '../../../src/store';
 import { newTaskState } from '../../../src/workflows/new-lead-run-state';
 import { storeOnlyDeps } from '../../support/store-only-deps';
-import { openMemoryStores } from '../../support/memory-stores';
+import { openMemoryStores, useMemoryStores } from '../../support/memory-stores';
 
 const THREAD = 'thread-1';
 const RUN = 'run-1';
@@ -21,19 +20,15 @@ const unknownTool: ToolOutcome = { kind: 'error', toolCallId: 'call_x', toolName
 const lostLeadTool: ToolOutcome = { kind: 'leadTool', toolCallId: 'call_ls', toolName: 'ls', status: 'failed', error: 'timed out' };
 
 describe('recordToolOutcome', () => {
-  let stores: Stores;
+  const stores = useMemoryStores();
   let record: ReturnType<typeof createRecordToolOutcome>;
   beforeEach(async () => {
-    stores = await openMemoryStores();
-    const deps = storeOnlyDeps(stores);
+    const deps = storeOnlyDeps(stores());
     record = createRecordToolOutcome(deps);
-  });
-  afterEach(async () => {
-    await stores.close();
   });
 
   const toolMessages = async () =>
-    (await stores.messages.listMessages(THREAD)).map((r) => mapStoredMessageToChatMessage(r.message)).map((m) => [m.additional_kwargs['subagent_status'] ?? null, m.content]);
+    (await stores().messages.listMessages(THREAD)).map((r) => mapStoredMessageToChatMessage(r.message)).map((m) => [m.additional_kwargs['subagent_status'] ?? null, m.content]);
 
   test('writes a burst: every tool message in order, and the end rows of tasks and lead tools', async () => {
     const outcomes = [
@@ -49,7 +44,7 @@ describe('recordToolOutcome', () => {
       [null, 'Error: timed out'],
       ['failed', 'Task failed. Error: boom 0.3'],
     ]);
-    const ends = await stores.events.listEvents({ runId: RUN, threadId: THREAD });
+    const ends = await stores().events.listEvents({ runId: RUN, threadId: THREAD });
     expect(ends.map((e) => [e.event, e.taskId])).toEqual([
       ['subagent.end', '0.0'],
       ['tool.end', '0.2'],
@@ -59,12 +54,12 @@ describe('recordToolOutcome', () => {
     // A retried write (the activity timed out after writing) adds nothing.
     await record({ threadId: THREAD, runId: RUN, outcomes });
     expect(await toolMessages()).toHaveLength(4);
-    expect(await stores.events.listEvents({ runId: RUN, threadId: THREAD })).toHaveLength(3);
+    expect(await stores().events.listEvents({ runId: RUN, threadId: THREAD })).toHaveLength(3);
   });
 
   test("a burst writes its tool messages in one store call and reads each task's result once for its end row and its message", async () => {
     const completed = async (taskId: string): Promise<ToolOutcome> => {
-      const resultRef = await stores.results.putResult({ threadId: THREAD, runId: RUN, taskId, attempt: 1, text: `result of ${taskId}` });
+      const resultRef = await stores().results.putResult({ threadId: THREAD, runId: RUN, taskId, attempt: 1, text: `result of ${taskId}` });
       return {
         kind: 'subagent',
         toolCallId: `call_${taskId}`,
@@ -76,9 +71,9 @@ describe('recordToolOutcome', () => {
       { callId: '0.1', outcome: unknownTool },
       { callId: '0.2', outcome: await completed('0.2') },
     ];
-    const reads = jest.spyOn(stores.results, 'getResult');
-    const batches = jest.spyOn(stores.messages, 'putMessagesIfAbsent');
-    const singles = jest.spyOn(stores.messages, 'putMessageIfAbsent');
+    const reads = jest.spyOn(stores().results, 'getResult');
+    const batches = jest.spyOn(stores().messages, 'putMessagesIfAbsent');
+    const singles = jest.spyOn(stores().messages, 'putMessageIfAbsent');
     await record({ threadId: THREAD, runId: RUN, outcomes });
     expect(batches).toHaveBeenCalledTimes(1);
     expect(singles).not.toHaveBeenCalled();
@@ -88,7 +83,7 @@ describe('recordToolOutcome', () => {
       [null, 'Error: Unknown tool teleport'],
       ['completed', 'Task Succeeded. Result: result of 0.2'],
     ]);
-    const ends = await stores.events.listEvents({ runId: RUN, threadId: THREAD });
+    const ends = await stores().events.listEvents({ runId: RUN, threadId: THREAD });
     expect(ends.map((e) => [e.taskId, (e.payload as { result?: string }).result])).toEqual([
       ['0.0', 'result of 0.0'],
       ['0.2', 'result of 0.2'],
@@ -104,13 +99,13 @@ describe('recordToolOutcome', () => {
         steps.push(`${name} stored`);
         return written;
       };
-    stores.events.putBatch = traced('events', stores.events.putBatch.bind(stores.events));
-    stores.messages.putMessagesIfAbsent = traced('messages', stores.messages.putMessagesIfAbsent.bind(stores.messages));
+    stores().events.putBatch = traced('events', stores().events.putBatch.bind(stores().events));
+    stores().messages.putMessagesIfAbsent = traced('messages', stores().messages.putMessagesIfAbsent.bind(stores().messages));
     await record({ threadId: THREAD, runId: RUN, outcomes: [{ callId: '0.0', outcome: failedTask('0.0') }] });
     expect(steps.slice(0, 2)).toEqual(['events asked', 'messages asked']);
     expect(steps.slice(2).sort()).toEqual(['events stored', 'messages stored']);
     expect(await toolMessages()).toEqual([['failed', 'Task failed. Error: boom 0.0']]);
-    expect((await stores.events.listEvents({ runId: RUN, threadId: THREAD })).map((e) => e.event)).toEqual(['subagent.end']);
+    expect((await stores().events.listEvents({ runId: RUN, threadId: THREAD })).map((e) => e.event)).toEqual(['subagent.end']);
   });
 
   test("writes a cancelled task the run knows no spend of with the spend its attempt stored, and returns it; another attempt's is not taken", async () => {
@@ -122,8 +117,8 @@ describe('recordToolOutcome', () => {
       task: finishedTask({ ...newTaskState(taskId, 0, 'general-purpose', `Job ${taskId}`), status: 'cancelled', attempts }),
       spendInStore: true,
     });
-    await stores.progress.putProgress({ threadId: THREAD, runId: RUN, taskId: '0.0' }, { attempt: 2, progress });
-    await stores.progress.putProgress({ threadId: THREAD, runId: RUN, taskId: '0.1' }, { attempt: 1, progress });
+    await stores().progress.putProgress({ threadId: THREAD, runId: RUN, taskId: '0.0' }, { attempt: 2, progress });
+    await stores().progress.putProgress({ threadId: THREAD, runId: RUN, taskId: '0.1' }, { attempt: 1, progress });
     const recorded = await record({
       threadId: THREAD,
       runId: RUN,
@@ -135,13 +130,13 @@ describe('recordToolOutcome', () => {
       ],
     });
     expect(recorded).toEqual({ spent: [{ callId: '0.0', progress }] });
-    const ends = await stores.events.listEvents({ runId: RUN, threadId: THREAD, eventTypes: ['subagent.end'] });
+    const ends = await stores().events.listEvents({ runId: RUN, threadId: THREAD, eventTypes: ['subagent.end'] });
     expect(ends.map((e) => [e.taskId, (e.payload as { usage?: unknown }).usage ?? null, (e.payload as { model_name?: string }).model_name ?? null])).toEqual([
       ['0.0', usage, 'scripted'],
       ['0.1', null, null],
       ['0.2', null, null],
     ]);
-    const messages = (await stores.messages.listMessages(THREAD)).map((r) => mapStoredMessageToChatMessage(r.message).additional_kwargs);
+    const messages = (await stores().messages.listMessages(THREAD)).map((r) => mapStoredMessageToChatMessage(r.message).additional_kwargs);
     expect(messages.map((k) => [k['subagent_status'], k['subagent_token_usage'] ?? null, (k['subagent_evidence'] as { receipts?: number } | undefined)?.receipts ?? null])).toEqual([
       ['cancelled', usage, 1],
       ['cancelled', null, null],
@@ -152,7 +147,7 @@ describe('recordToolOutcome', () => {
   test("still takes one call's outcome, as runs recorded before bursts send it", async () => {
     await record({ threadId: THREAD, runId: RUN, callId: '0.0', outcome: failedTask('0.0') });
     expect(await toolMessages()).toEqual([['failed', 'Task failed. Error: boom 0.0']]);
-    expect((await stores.events.listEvents({ runId: RUN, threadId: THREAD })).map((e) => e.event)).toEqual(['subagent.end']);
+    expect((await stores().events.listEvents({ runId: RUN, threadId: THREAD })).map((e) => e.event)).toEqual(['subagent.end']);
   });
 
   test('refuses an input neither shape accepts at once, without retries', async () => {

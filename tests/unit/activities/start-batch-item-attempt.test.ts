@@ -4,35 +4,30 @@ import { createBatchActivities } from '../../../src/activities/batch-items';
 import { parseConfigText } from '../../../src/config';
 import type { StartBatchItemAttemptInput } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import type { Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
-import { openMemoryStores } from '../../support/memory-stores';
+import { useMemoryStores } from '../../support/memory-stores';
 
 const AT = '2025-01-01T00:00:00.000Z';
 
 describe('startBatchItemAttempt', () => {
-  let stores: Stores;
+  const stores = useMemoryStores();
   let backlog: number;
   let activities: ReturnType<typeof createBatchActivities>;
   beforeEach(async () => {
-    stores = await openMemoryStores();
     backlog = 0;
     const deps: ActivityDeps = {
       config: parseConfigText('subagent_runtime: { admission_policy: reject }', null),
-      stores,
+      stores: stores(),
       createModel: () => {
         throw new Error('no model here');
       },
       subagentBacklog: async () => backlog,
     };
     activities = createBatchActivities(deps);
-    await stores.batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
-  });
-  afterEach(async () => {
-    await stores.close();
+    await stores().batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
   });
 
-  const item = async (key: string) => stores.batches.getItem('b1', OWNER, key);
+  const item = async (key: string) => stores().batches.getItem('b1', OWNER, key);
 
   test('admitted: marks the item running in that attempt', async () => {
     const started = await activities.startBatchItemAttempt({ batchId: 'b1', key: 'a', attempt: 1, at: AT });
@@ -50,7 +45,7 @@ describe('startBatchItemAttempt', () => {
   });
 
   test('a terminal item is not marked: the mark says what the row holds', async () => {
-    await stores.batches.cancelBatch('b1', OWNER);
+    await stores().batches.cancelBatch('b1', OWNER);
     const started = await activities.startBatchItemAttempt({ batchId: 'b1', key: 'b', attempt: 1, at: AT });
     expect(started.mark).toEqual({ written: false, status: 'cancelled' });
   });
@@ -59,7 +54,7 @@ describe('startBatchItemAttempt', () => {
     let asked = 0;
     const deps: ActivityDeps = {
       config: parseConfigText('{}', null),
-      stores,
+      stores: stores(),
       createModel: () => {
         throw new Error('no model here');
       },

@@ -1,11 +1,10 @@
 import { createBatchActivities } from '../../../src/activities/batch-items';
 import type { BatchItemRuntime } from '../../../src/contracts';
 import { INVALID_INPUT_TYPE } from '../../../src/contracts/failure-types';
-import type { Stores } from '../../../src/store';
 import { batchInput, MAX_ITEMS, OWNER } from '../../store/conformance/batch-fixtures';
 import { applicationFailureOf } from '../../support/application-failure-of';
 import { storeOnlyDeps } from '../../support/store-only-deps';
-import { openMemoryStores } from '../../support/memory-stores';
+import { useMemoryStores } from '../../support/memory-stores';
 
 const RUNTIME: BatchItemRuntime = {
   batchId: 'b1',
@@ -20,20 +19,16 @@ const RUNTIME: BatchItemRuntime = {
 };
 
 describe('startedBatchItems and cancelStartedBatchItems', () => {
-  let stores: Stores;
+  const stores = useMemoryStores();
   let activities: ReturnType<typeof createBatchActivities>;
   beforeEach(async () => {
-    stores = await openMemoryStores();
-    activities = createBatchActivities(storeOnlyDeps(stores));
-    await stores.batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
-  });
-  afterEach(async () => {
-    await stores.close();
+    activities = createBatchActivities(storeOnlyDeps(stores()));
+    await stores().batches.createBatch(batchInput(), { maxItems: MAX_ITEMS });
   });
 
   test('startedBatchItems counts the items up to the cursor by status, as stored', async () => {
-    await stores.batches.markItemRunning('b1', 'a', 1);
-    await stores.batches.markItemRunning('b1', 'c', 1);
+    await stores().batches.markItemRunning('b1', 'a', 1);
+    await stores().batches.markItemRunning('b1', 'c', 1);
     const started = await activities.startedBatchItems({ runtime: RUNTIME, throughKey: 'b', settle: false });
     expect(started).toEqual({ counts: { pending: 1, running: 1, completed: 0, failed: 0, cancelled: 0, timed_out: 0 }, settled: 0 });
   });
