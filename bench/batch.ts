@@ -4,7 +4,7 @@
  * same children whose activity runs the subagent task with an in-process agent, measured in the
  * same run on the same embedded dev server. See bench/README.md.
  *
- *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--rounds 1] [--no-history] [--profile <items>]
+ *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--rounds 1] [--warmup-items 200] [--no-history] [--profile <items>]
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -40,15 +40,17 @@ interface Options {
   readonly running: number;
   /** Times the three variants run, one after the other each time, in a rotated order (see `rotated`); ratios are taken per round. */
   readonly rounds: number;
+  /** Items of one unmeasured batch of each variant before the rounds (0: none). */
+  readonly warmupItems: number;
   readonly history: boolean;
   /** Items of one more raw and one more deerflow batch, each run under the CPU profiler (CPU per item by phase), if any. */
   readonly profile?: number;
 }
 
-function positiveInt(label: string, hi: number) {
+function positiveInt(label: string, hi: number, lo = 1) {
   return (raw: string): number => {
     const value = Number(raw.replace(/[_,]/g, ''));
-    if (!Number.isInteger(value) || value < 1 || value > hi) throw new InvalidArgumentError(`${label} must be an integer in 1..${hi}`);
+    if (!Number.isInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
     return value;
   };
 }
@@ -61,6 +63,7 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
     .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
     .option('--rounds <n>', 'run the three variants this many times, each round in a rotated order (a multiple of 3 puts each in each place equally often), and report the median of the per-round ratios', positiveInt('--rounds', 20), 1)
+    .option('--warmup-items <n>', 'items of one unmeasured batch of each variant first, so that the first round runs compiled code too (0: none)', positiveInt('--warmup-items', 100_000, 0), 200)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
     .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', positiveInt('--profile', 100_000))
     .showHelpAfterError();
@@ -138,9 +141,10 @@ async function main(): Promise<void> {
     const several = options.rounds > 1;
     console.log(
       `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once` +
+        (options.warmupItems > 0 ? `; one unmeasured batch of ${options.warmupItems} items per variant first` : '') +
         (several ? `; ${options.rounds} rounds of the three variants, one after the other, each round in a rotated order` : ''),
     );
-    const rawBatch = (activity: BaselineActivityName, idPrefix: string, count = options.items) => async () => {
+    const rawBatch = (activity: BaselineActivityName, idPrefix: string) => async (count: number) => {
       const input: BaselineBatchInput = { count, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
       const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
         taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
@@ -162,18 +166,26 @@ async function main(): Promise<void> {
       if (final.counts.completed !== items) throw new Error(`batch completed ${final.counts.completed} of ${items}: ${JSON.stringify(final.counts)}`);
       return `${final.continuedRuns} continue-as-new`;
     };
-    const variants: readonly { key: keyof Round; label: string; run: () => Promise<string> }[] = [
+    const variants: readonly { key: keyof Round; label: string; run: (items: number) => Promise<string> }[] = [
       { key: 'raw', label: 'raw child workflow + activity', run: rawBatch('noop', RAW_ID_PREFIX) },
       { key: 'rawAgent', label: 'raw + in-process agent', run: rawBatch('agentTask', 'bench-baseline-agent-batch-') },
-      { key: 'deerflow', label: 'deerflow batch', run: () => deerflowBatch(options.items) },
+      { key: 'deerflow', label: 'deerflow batch', run: deerflowBatch },
     ];
+    // A worker in service runs compiled code; without this the first round's variants would also pay
+    // for compiling theirs (deerflow's the most). Its raw children have their own prefix, so the
+    // history report never samples them.
+    if (options.warmupItems > 0) {
+      await rawBatch('noop', 'bench-warmup-raw-batch-')(options.warmupItems);
+      await rawBatch('agentTask', 'bench-warmup-agent-batch-')(options.warmupItems);
+      await deerflowBatch(options.warmupItems);
+    }
     const rounds: Round[] = [];
     // In the order they ran, for the table.
     const samples: Sample[] = [];
     for (let round = 1; round <= options.rounds; round++) {
       const measured: Partial<Record<keyof Round, Sample>> = {};
       for (const v of rotated(variants, round - 1)) {
-        const sample = await timed(round, v.label, options.items, serverReaders, v.run);
+        const sample = await timed(round, v.label, options.items, serverReaders, () => v.run(options.items));
         measured[v.key] = sample;
         samples.push(sample);
       }
@@ -221,7 +233,7 @@ async function main(): Promise<void> {
       const items = options.profile;
       // The measured CPU per item each profiled batch is checked against.
       const measuredCpu = (sample: (r: Round) => Sample) => median(rounds.map((r) => sample(r).cpuMs)) / options.items;
-      const rawBreakdown = await profileRepetition(rawBatch('noop', 'bench-profiled-raw-batch-', items));
+      const rawBreakdown = await profileRepetition(() => rawBatch('noop', 'bench-profiled-raw-batch-')(items));
       console.log(`\n${breakdownText(`raw batch of ${items} items`, rawBreakdown, items, measuredCpu((r) => r.raw), { unit: 'item' })}`);
       const breakdown = await profileRepetition(() => deerflowBatch(items));
       console.log(`\n${breakdownText(`deerflow batch of ${items} items`, breakdown, items, measuredCpu((r) => r.deerflow), { unit: 'item' })}`);

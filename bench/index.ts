@@ -9,7 +9,7 @@
  * Also a lead making direct tool calls (`runLeadTool` activities), in ms per call against raw
  * activities of the same shape (bench/lead-tools.ts).
  *
- *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup 2] [--max-running 64] [--max-total 50] [--profile <n> | --no-profile]
+ *   npm run bench -- [--tasks 1,10,100] [--reps 10] [--warmup <n>] [--max-running 64] [--max-total 50] [--profile <n> | --no-profile]
  *                    [--server-requests 3]
  *                    [--lead-tool-calls 20] [--lead-tool-reps 3] [--lead-tool-warmup 1] [--no-lead-tools]
  */
@@ -46,10 +46,24 @@ import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
 /** Most tool calls a subagent makes in `--subagent-tool-calls`: below loop detection's per-tool warning (30 calls of one tool). */
 const MAX_SUBAGENT_TOOL_CALLS = 25;
 
+/**
+ * Tasks each variant runs unmeasured per N by default. A worker in service runs in steady state;
+ * two repetitions of one task left deerflow's code still being compiled and its one-task runs
+ * ~8% slower than after a hundred (bench/README.md, "Steady state before measuring").
+ */
+const WARMUP_TASKS = 100;
+const MIN_WARMUP_REPS = 2;
+
+/** Unmeasured repetitions per variant at N tasks: `--warmup`, else enough for {@link WARMUP_TASKS} tasks. */
+function warmupReps(explicit: number | null, tasks: number): number {
+  return explicit ?? Math.max(MIN_WARMUP_REPS, Math.ceil(WARMUP_TASKS / tasks));
+}
+
 interface BenchOptions {
   readonly tasks: number[];
   readonly reps: number;
-  readonly warmup: number;
+  /** Unmeasured repetitions per N and variant, or null for {@link warmupReps}'s default. */
+  readonly warmup: number | null;
   readonly maxRunning: number;
   readonly maxTotal: number;
   /** `lead_runs.model_steps` of the deerflow workers. */
@@ -102,7 +116,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .description('Orchestration overhead per subagent task and per direct lead tool call vs raw Temporal activities (same run, same server).')
     .option('--tasks <list>', 'comma-separated task counts N', taskList, [1, 10, 100])
     .option('--reps <n>', 'measured repetitions per N and variant', positiveInt('--reps', 1, 1000), 10)
-    .option('--warmup <n>', 'unmeasured repetitions per N and variant first', positiveInt('--warmup', 0, 100), 2)
+    .option('--warmup <n>', `unmeasured repetitions per N and variant first (default: enough for ${WARMUP_TASKS} tasks, at least ${MIN_WARMUP_REPS})`, positiveInt('--warmup', 0, 1000))
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(ModelStepsSchema.options).default('activity'))
@@ -121,7 +135,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
   const o = program.opts<{
     tasks: number[];
     reps: number;
-    warmup: number;
+    warmup?: number;
     maxRunning: number;
     maxTotal: number;
     modelSteps: ModelSteps;
@@ -139,7 +153,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
   return {
     tasks: o.tasks,
     reps: o.reps,
-    warmup: o.warmup,
+    warmup: o.warmup ?? null,
     maxRunning: o.maxRunning,
     maxTotal: o.maxTotal,
     modelSteps: o.modelSteps,
@@ -389,7 +403,8 @@ async function main(): Promise<void> {
     console.log(
       `dev server ${server.address}; subagent_runtime.max_running=${options.maxRunning}, ` +
         `subagents.max_total_per_run=${options.maxTotal}, lead_runs.model_steps=${options.modelSteps}, ` +
-        `${options.subagentToolCalls} tool call(s) per subagent; ${options.warmup} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
+        `${options.subagentToolCalls} tool call(s) per subagent; ` +
+        `${options.warmup ?? `max(${MIN_WARMUP_REPS}, ceil(${WARMUP_TASKS} / N))`} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
     );
     console.log('');
 
@@ -412,8 +427,9 @@ async function main(): Promise<void> {
       });
       const measured = [...new Set([rawMatched, rawPerN, rawLeadShape, df, inProcess, inProcessMiddleware])];
       const phaseStart = performance.now();
-      await measureInterleaved(measured, options.warmup, options.reps, serverCpu);
-      log(`N=${tasks}: ${options.warmup + options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
+      const warmup = warmupReps(options.warmup, tasks);
+      await measureInterleaved(measured, warmup, options.reps, serverCpu);
+      log(`N=${tasks}: ${warmup} warm-up + ${options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       const rounds = options.serverRequestRounds;
       if (rounds > 0) log(`N=${tasks}: ${rounds} rounds of raw, raw lead shape and deerflow counted by the dev server ...`);
       const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, rawLeadShape, df], tasks, rounds) : new Map<Variant, ServerRequests[]>();
