@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { stringify } from 'yaml';
 import { DeerFlowClient } from '../src/client';
 import { loadConfig } from '../src/config';
@@ -25,6 +25,7 @@ import type { BaselineBatchInput } from './baseline-workflows';
 import { batchHistoryReport, HISTORY_SAMPLE } from './batch-history';
 import { breakdownText, profileRepetition } from './cpu-breakdown';
 import { runInProcessAgents } from './in-process-agent';
+import { intOption } from './int-option';
 import { installBenchRuntime } from './logging';
 import { rotated, timedRun } from './measure';
 import { processCpuReader } from './process-cpu';
@@ -47,25 +48,17 @@ interface Options {
   readonly profile?: number;
 }
 
-function positiveInt(label: string, hi: number, lo = 1) {
-  return (raw: string): number => {
-    const value = Number(raw.replace(/[_,]/g, ''));
-    if (!Number.isInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
-    return value;
-  };
-}
-
 function parseOptions(argv: readonly string[]): Options {
   const program = new Command()
     .name('npm run bench:batch --')
     .description('Batch items/s vs raw Temporal child workflows + activities with the same window (same run, same server).')
-    .option('--items <n>', 'items in the batch (and children in the baseline)', positiveInt('--items', 100_000), 5000)
-    .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', positiveInt('--live', 1000), 100)
-    .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', positiveInt('--running', 64), 8)
-    .option('--rounds <n>', 'run the three variants this many times, each round in a rotated order (a multiple of 3 puts each in each place equally often), and report the median of the per-round ratios', positiveInt('--rounds', 20), 1)
-    .option('--warmup-items <n>', 'items of one unmeasured batch of each variant first, so that the first round runs compiled code too (0: none)', positiveInt('--warmup-items', 100_000, 0), 200)
+    .option('--items <n>', 'items in the batch (and children in the baseline)', intOption('--items', 1, 100_000), 5000)
+    .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', intOption('--live', 1, 1000), 100)
+    .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', intOption('--running', 1, 64), 8)
+    .option('--rounds <n>', 'run the three variants this many times, each round in a rotated order (a multiple of 3 puts each in each place equally often), and report the median of the per-round ratios', intOption('--rounds', 1, 20), 1)
+    .option('--warmup-items <n>', 'items of one unmeasured batch of each variant first, so that the first round runs compiled code too (0: none)', intOption('--warmup-items', 0, 100_000), 200)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
-    .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', positiveInt('--profile', 100_000))
+    .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', intOption('--profile', 1, 100_000))
     .showHelpAfterError();
   program.parse([...argv]);
   return program.opts<Options>();

@@ -14,6 +14,7 @@ import { openAnchors, RAW_FLOOR, ROW_AT_A_TIME, type AnchorWriter } from './even
 import { BACKENDS, openPostgresBackend, openSqliteBackend, resolvePostgres, type BackendName, type BenchBackend, type PostgresServer } from './event-store/backends';
 import { ACTIVE_RUNS, EVENTS_PER_RUN, TASK_CHUNK, TASKS_PER_RUN, Workload, prng, type GeneratedEvent } from './event-store/workload';
 import { fixed, max, median, table } from './stats';
+import { intOption } from './int-option';
 
 interface Options {
   readonly events: number;
@@ -44,16 +45,8 @@ async function checkpoint(): Promise<void> {
   if (stopRequested) throw new Interrupted('interrupted');
 }
 
-function count(label: string, lo: number, hi: number) {
-  return (raw: string): number => {
-    const value = Number(raw.replace(/[_,]/g, ''));
-    if (!Number.isInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
-    return value;
-  };
-}
-
 function batchList(raw: string): number[] {
-  const values = raw.split(',').map((part) => count('each batch size', 1, 10_000)(part.trim()));
+  const values = raw.split(',').map((part) => intOption('each batch size', 1, 10_000)(part.trim()));
   return [...new Set(values)];
 }
 
@@ -67,11 +60,11 @@ function parseOptions(argv: readonly string[]): Options {
   const program = new Command()
     .name('npm run bench:events --')
     .description('RunEventStore write throughput (putBatch) and listEvents latency on a large table, SQLite and PostgreSQL.')
-    .option('--events <n>', 'events to store (also the table size the queries run on)', count('--events', 1_000, 100_000_000), 1_000_000)
+    .option('--events <n>', 'events to store (also the table size the queries run on)', intOption('--events', 1_000, 100_000_000), 1_000_000)
     .option('--backends <list>', 'comma-separated: sqlite, postgres', backendList, [...BACKENDS])
     .option('--batch <list>', 'comma-separated putBatch sizes; the events are split evenly between them (25 = production flush size)', batchList, [25, 500])
-    .option('--queries <n>', 'measured listEvents calls per query kind', count('--queries', 1, 100_000), 200)
-    .option('--warmup <n>', 'unmeasured listEvents calls per query kind first', count('--warmup', 0, 10_000), 10)
+    .option('--queries <n>', 'measured listEvents calls per query kind', intOption('--queries', 1, 100_000), 200)
+    .option('--warmup <n>', 'unmeasured listEvents calls per query kind first', intOption('--warmup', 0, 10_000), 10)
     .option('--no-anchors', `skip the ${ROW_AT_A_TIME} and ${RAW_FLOOR} writers timed beside putBatch (each writes all the events again)`)
     .option('--postgres-url <url>', 'PostgreSQL server (a fresh schema is created and dropped); default DEERFLOW_TEST_POSTGRES_URL, else scripts/postgres-for-tests.sh')
     .showHelpAfterError();

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { startDevServer } from '../src/devserver';
 import { createBaselineWorkers, runBaseline, runBaselineLeadShape } from './baseline';
 import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
@@ -42,6 +42,7 @@ import { processCpuReader } from './process-cpu';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
 import { countServerRequests, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
+import { intOption } from './int-option';
 
 /** Most tool calls a subagent makes in `--subagent-tool-calls`: below loop detection's per-tool warning (30 calls of one tool). */
 const MAX_SUBAGENT_TOOL_CALLS = 25;
@@ -97,16 +98,8 @@ interface Measurement {
   readonly serverRequests: ReadonlyMap<Variant, readonly ServerRequests[]>;
 }
 
-function positiveInt(label: string, lo = 1, hi = Number.MAX_SAFE_INTEGER) {
-  return (raw: string): number => {
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
-    return value;
-  };
-}
-
 function taskList(raw: string): number[] {
-  const values = raw.split(',').map((part) => positiveInt('each task count', 1, 1000)(part.trim()));
+  const values = raw.split(',').map((part) => intOption('each task count', 1, 1000)(part.trim()));
   return [...new Set(values)].sort((a, b) => a - b);
 }
 
@@ -115,20 +108,20 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .name('npm run bench --')
     .description('Orchestration overhead per subagent task and per direct lead tool call vs raw Temporal activities (same run, same server).')
     .option('--tasks <list>', 'comma-separated task counts N', taskList, [1, 10, 100])
-    .option('--reps <n>', 'measured repetitions per N and variant', positiveInt('--reps', 1, 1000), 10)
-    .option('--warmup <n>', `unmeasured repetitions per N and variant first (default: enough for ${WARMUP_TASKS} tasks, at least ${MIN_WARMUP_REPS})`, positiveInt('--warmup', 0, 1000))
-    .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', positiveInt('--max-running', 1, 64), 64)
-    .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', positiveInt('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
+    .option('--reps <n>', 'measured repetitions per N and variant', intOption('--reps', 1, 1000), 10)
+    .option('--warmup <n>', `unmeasured repetitions per N and variant first (default: enough for ${WARMUP_TASKS} tasks, at least ${MIN_WARMUP_REPS})`, intOption('--warmup', 0, 1000))
+    .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', intOption('--max-running', 1, 64), 64)
+    .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', intOption('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(ModelStepsSchema.options).default('activity'))
-    .option('--subagent-tool-calls <n>', 'tool calls (ls) each subagent makes, one per turn, before it answers; the in-process anchors get its tools too', positiveInt('--subagent-tool-calls', 0, MAX_SUBAGENT_TOOL_CALLS), 0)
+    .option('--subagent-tool-calls <n>', 'tool calls (ls) each subagent makes, one per turn, before it answers; the in-process anchors get its tools too', intOption('--subagent-tool-calls', 0, MAX_SUBAGENT_TOOL_CALLS), 0)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
-    .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', positiveInt('--profile', 1, 1000))
-    .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', positiveInt('--profile-reps', 1, 1000), 1)
+    .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', intOption('--profile', 1, 1000))
+    .option('--profile-reps <n>', 'repetitions run one after another under the profiler (more samples at a small N)', intOption('--profile-reps', 1, 1000), 1)
     .option('--no-profile', 'skip the profiled repetition')
-    .option('--server-requests <rounds>', "rounds of one raw and one deerflow repetition per N, each counted by the dev server's request and task counters (0 skips them)", positiveInt('--server-requests', 0, 100), 3)
-    .option('--lead-tool-calls <n>', 'direct tool calls (read_file) per lead run in the lead-tool case', positiveInt('--lead-tool-calls', 1, MAX_LEAD_TOOL_CALLS), DEFAULT_LEAD_TOOL_CALLS)
-    .option('--lead-tool-reps <n>', 'measured repetitions per shape and variant of the lead-tool case', positiveInt('--lead-tool-reps', 1, 1000), 3)
-    .option('--lead-tool-warmup <n>', 'unmeasured repetitions per shape and variant of the lead-tool case first', positiveInt('--lead-tool-warmup', 0, 100), 1)
+    .option('--server-requests <rounds>', "rounds of one raw and one deerflow repetition per N, each counted by the dev server's request and task counters (0 skips them)", intOption('--server-requests', 0, 100), 3)
+    .option('--lead-tool-calls <n>', 'direct tool calls (read_file) per lead run in the lead-tool case', intOption('--lead-tool-calls', 1, MAX_LEAD_TOOL_CALLS), DEFAULT_LEAD_TOOL_CALLS)
+    .option('--lead-tool-reps <n>', 'measured repetitions per shape and variant of the lead-tool case', intOption('--lead-tool-reps', 1, 1000), 3)
+    .option('--lead-tool-warmup <n>', 'unmeasured repetitions per shape and variant of the lead-tool case first', intOption('--lead-tool-warmup', 0, 100), 1)
     .option('--no-lead-tools', 'skip the lead-tool case (a lead making direct tool calls)')
     .showHelpAfterError();
   program.parse([...argv]);
