@@ -15,13 +15,17 @@ export interface BatchWorkflowTypes {
   readonly label: string;
   readonly itemType: string;
   readonly parentType: string;
-  /** Only workflows whose id starts with it (parents and their children), where other runs share the types. */
-  readonly idPrefix?: string;
+  /**
+   * Visibility query clauses that keep only the measured items and parents, where other runs (the
+   * warm-up's) share the types, e.g. `WorkflowId STARTS_WITH '...'`.
+   */
+  readonly itemFilter?: string;
+  readonly parentFilter?: string;
 }
 
-async function workflowIds(client: Client, workflowType: string, limit: number, idPrefix?: string): Promise<string[]> {
+async function workflowIds(client: Client, workflowType: string, limit: number, filter?: string): Promise<string[]> {
   const ids: string[] = [];
-  const query = `WorkflowType = '${workflowType}'${idPrefix === undefined ? '' : ` AND WorkflowId STARTS_WITH '${idPrefix}'`}`;
+  const query = `WorkflowType = '${workflowType}'${filter === undefined ? '' : ` AND ${filter}`}`;
   for await (const execution of client.workflow.list({ query })) {
     ids.push(execution.workflowId);
     if (ids.length >= limit) break;
@@ -29,11 +33,11 @@ async function workflowIds(client: Client, workflowType: string, limit: number, 
   return ids;
 }
 
-/** The report of one variant (its workflows must be the only ones of their types, or of their id prefix, on the server). */
+/** The report of one variant (its workflows must be the only ones of their types, or of their filters, on the server). */
 export async function batchHistoryReport(client: Client, variant: BatchWorkflowTypes): Promise<string> {
-  const itemIds = await workflowIds(client, variant.itemType, HISTORY_SAMPLE, variant.idPrefix);
+  const itemIds = await workflowIds(client, variant.itemType, HISTORY_SAMPLE, variant.itemFilter);
   const items = await profileWorkflows(client, itemIds);
-  const parent = await profileWorkflows(client, await workflowIds(client, variant.parentType, 1, variant.idPrefix));
+  const parent = await profileWorkflows(client, await workflowIds(client, variant.parentType, 1, variant.parentFilter));
   const itemLifeMs = items.workflows === 0 ? 0 : items.spanMs / items.workflows;
   const lines = [
     profileText(`${variant.label}, items (a sample of ${items.workflows})`, items, items.workflows, 'item'),

@@ -14,7 +14,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { Command } from 'commander';
 import { stringify } from 'yaml';
-import { DeerFlowClient } from '../src/client';
+import { batchWorkflowId, DeerFlowClient } from '../src/client';
+import { SA_BATCH_ID } from '../src/contracts';
 import { loadConfig } from '../src/config';
 import { startDevServer } from '../src/devserver';
 import { openConfiguredStores } from '../src/store';
@@ -34,6 +35,8 @@ import { fixed, median, table } from './stats';
 
 /** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
 const RAW_ID_PREFIX = 'bench-baseline-batch-';
+/** Batch ids of the measured deerflow batches (their items carry it as `DeerflowBatchId`). */
+const DEERFLOW_BATCH_ID_PREFIX = 'bench_batch_';
 
 interface Options {
   readonly items: number;
@@ -147,8 +150,9 @@ async function main(): Promise<void> {
       if (done !== count) throw new Error(`baseline completed ${String(done)} of ${count}`);
       return `${count} children`;
     };
-    const deerflowBatch = async (items: number) => {
+    const deerflowBatch = (batchIdPrefix: string) => async (items: number) => {
       const started = await client.startBatch({
+        batchId: `${batchIdPrefix}${randomUUID()}`,
         title: 'bench',
         subagentType: 'general-purpose',
         items: Array.from({ length: items }, (_, i) => ({ prompt: `Item ${i}` })),
@@ -159,19 +163,20 @@ async function main(): Promise<void> {
       if (final.counts.completed !== items) throw new Error(`batch completed ${final.counts.completed} of ${items}: ${JSON.stringify(final.counts)}`);
       return `${final.continuedRuns} continue-as-new`;
     };
-    const variants: readonly { key: keyof Round; label: string; run: (items: number) => Promise<string> }[] = [
-      { key: 'raw', label: 'raw child workflow + activity', run: rawBatch('noop', RAW_ID_PREFIX) },
-      { key: 'rawAgent', label: 'raw + in-process agent', run: rawBatch('agentTask', 'bench-baseline-agent-batch-') },
-      { key: 'deerflow', label: 'deerflow batch', run: deerflowBatch },
+    // `warmup` runs a variant unmeasured, with ids of its own that the history report never samples.
+    const variants: readonly { key: keyof Round; label: string; run: (items: number) => Promise<string>; warmup: (items: number) => Promise<string> }[] = [
+      { key: 'raw', label: 'raw child workflow + activity', run: rawBatch('noop', RAW_ID_PREFIX), warmup: rawBatch('noop', 'bench-warmup-raw-batch-') },
+      {
+        key: 'rawAgent',
+        label: 'raw + in-process agent',
+        run: rawBatch('agentTask', 'bench-baseline-agent-batch-'),
+        warmup: rawBatch('agentTask', 'bench-warmup-agent-batch-'),
+      },
+      { key: 'deerflow', label: 'deerflow batch', run: deerflowBatch(DEERFLOW_BATCH_ID_PREFIX), warmup: deerflowBatch('bench_warmup_batch_') },
     ];
     // A worker in service runs compiled code; without this the first round's variants would also pay
-    // for compiling theirs (deerflow's the most). Its raw children have their own prefix, so the
-    // history report never samples them.
-    if (options.warmupItems > 0) {
-      await rawBatch('noop', 'bench-warmup-raw-batch-')(options.warmupItems);
-      await rawBatch('agentTask', 'bench-warmup-agent-batch-')(options.warmupItems);
-      await deerflowBatch(options.warmupItems);
-    }
+    // for compiling theirs (deerflow's the most).
+    if (options.warmupItems > 0) for (const v of variants) await v.warmup(options.warmupItems);
     const rounds: Round[] = [];
     // In the order they ran, for the table.
     const samples: Sample[] = [];
@@ -218,8 +223,19 @@ async function main(): Promise<void> {
     console.log(serverRequestsTable('item', variants.map((v) => ({ label: v.label, samples: rounds.map((r) => r[v.key].serverRequests) }))));
     if (options.history) {
       console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
-      console.log(await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', idPrefix: RAW_ID_PREFIX }));
-      console.log(await batchHistoryReport(temporal, { label: 'deerflow', itemType: 'batchItemWorkflow', parentType: 'batchWorkflow' }));
+      const rawIds = `WorkflowId STARTS_WITH '${RAW_ID_PREFIX}'`;
+      console.log(
+        await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', itemFilter: rawIds, parentFilter: rawIds }),
+      );
+      console.log(
+        await batchHistoryReport(temporal, {
+          label: 'deerflow',
+          itemType: 'batchItemWorkflow',
+          parentType: 'batchWorkflow',
+          itemFilter: `${SA_BATCH_ID.name} STARTS_WITH '${DEERFLOW_BATCH_ID_PREFIX}'`,
+          parentFilter: `WorkflowId STARTS_WITH '${batchWorkflowId(DEERFLOW_BATCH_ID_PREFIX)}'`,
+        }),
+      );
     }
     // After the history report, which reads the measured batches' histories.
     if (options.profile !== undefined) {
@@ -228,7 +244,7 @@ async function main(): Promise<void> {
       const measuredCpu = (sample: (r: Round) => Sample) => median(rounds.map((r) => sample(r).cpuMs)) / options.items;
       const rawBreakdown = await profileRepetition(() => rawBatch('noop', 'bench-profiled-raw-batch-')(items));
       console.log(`\n${breakdownText(`raw batch of ${items} items`, rawBreakdown, items, measuredCpu((r) => r.raw), { unit: 'item' })}`);
-      const breakdown = await profileRepetition(() => deerflowBatch(items));
+      const breakdown = await profileRepetition(() => deerflowBatch('bench_profiled_batch_')(items));
       console.log(`\n${breakdownText(`deerflow batch of ${items} items`, breakdown, items, measuredCpu((r) => r.deerflow), { unit: 'item' })}`);
     }
     workers.shutdown();
