@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
-import { bundleWorkflowCode, Worker, type NativeConnection } from '@temporalio/worker';
+import { bundleWorkflowCode, Worker, type NativeConnection, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { baselineActivities, type BaselineActivities } from './baseline-activities';
 import type { BaselineFanOutInput, BaselineLeadShapeInput } from './baseline-workflows';
 import { quietBundlerLogger } from './logging';
@@ -19,8 +19,11 @@ export interface BaselineWorkers {
   shutdown(): void;
 }
 
+/** `baseline-workflows.ts` bundled on its own, once per process (the batch benchmark starts workers on many servers). */
+let baselineBundle: Promise<WorkflowBundleWithSourceMap> | undefined;
+
 /**
- * Bundles `baseline-workflows.ts` on its own and creates the baseline workers. Like deerflow, the
+ * Bundles `baseline-workflows.ts` on its own (once) and creates the baseline workers. Like deerflow, the
  * workflow worker uses the SDK defaults and each activity worker is bounded only by its slots; with
  * `agentTask`, the activity workers also run the in-process agent anchor.
  */
@@ -30,10 +33,8 @@ export async function createBaselineWorkers(
   slotCounts: readonly number[],
   agentTask?: BaselineActivities['agentTask'],
 ): Promise<BaselineWorkers> {
-  const workflowBundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('./baseline-workflows'),
-    logger: quietBundlerLogger,
-  });
+  baselineBundle ??= bundleWorkflowCode({ workflowsPath: require.resolve('./baseline-workflows'), logger: quietBundlerLogger });
+  const workflowBundle = await baselineBundle;
   const workers: Worker[] = [
     // Its `noop` is the lead-shape anchor's model step, dispatched eagerly like `leadModelStep`.
     await Worker.create({ connection, namespace, taskQueue: BASELINE_WORKFLOW_TASK_QUEUE, workflowBundle, activities: baselineActivities() }),

@@ -2,11 +2,12 @@
  * Batch throughput benchmark: items/s of a deerflow batch (scripted model, zero latency) as a ratio
  * against raw Temporal child-workflow + activity throughput with the same window, and against the
  * same children whose activity runs the subagent task with an in-process agent, measured in the
- * same run on the same embedded dev server. See bench/README.md.
+ * same run. Each measured batch runs on a dev server of its own unless `--shared-server`. See
+ * bench/README.md.
  *
- *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--rounds 1] [--warmup-items 200] [--no-history] [--profile <items>]
+ *   npm run bench:batch -- [--items 5000] [--live 100] [--running 8] [--rounds 1] [--warmup-items 200] [--shared-server] [--no-history] [--profile <items>]
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -33,19 +34,16 @@ import { processCpuReader } from './process-cpu';
 import { serverRequestsDuring, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, table } from './stats';
 
-/** Workflow ids of the raw variant's parent (its children's ids start with the parent's). */
-const RAW_ID_PREFIX = 'bench-baseline-batch-';
-/** Batch ids of the measured deerflow batches (their items carry it as `DeerflowBatchId`). */
-const DEERFLOW_BATCH_ID_PREFIX = 'bench_batch_';
-
 interface Options {
   readonly items: number;
   readonly live: number;
   readonly running: number;
   /** Times the three variants run, one after the other each time, in a rotated order (see `rotated`); ratios are taken per round. */
   readonly rounds: number;
-  /** Items of one unmeasured batch of each variant before the rounds (0: none). */
+  /** Items of one unmeasured batch of a variant before it is measured (0: none). */
   readonly warmupItems: number;
+  /** All variants and rounds on one dev server, rather than a fresh one for each measured batch. */
+  readonly sharedServer: boolean;
   readonly history: boolean;
   /** Items of one more raw and one more deerflow batch, each run under the CPU profiler (CPU per item by phase), if any. */
   readonly profile?: number;
@@ -54,12 +52,13 @@ interface Options {
 function parseOptions(argv: readonly string[]): Options {
   const program = new Command()
     .name('npm run bench:batch --')
-    .description('Batch items/s vs raw Temporal child workflows + activities with the same window (same run, same server).')
+    .description('Batch items/s vs raw Temporal child workflows + activities with the same window (same run, a fresh dev server per measured batch).')
     .option('--items <n>', 'items in the batch (and children in the baseline)', intOption('--items', 1, 100_000), 5000)
     .option('--live <n>', 'max_live_items of the batch = children in flight in the baseline', intOption('--live', 1, 1000), 100)
     .option('--running <n>', 'max_running_items = subagent_runtime.max_running = baseline activity slots', intOption('--running', 1, 64), 8)
     .option('--rounds <n>', 'run the three variants this many times, each round in a rotated order (a multiple of 3 puts each in each place equally often), and report the median of the per-round ratios', intOption('--rounds', 1, 20), 1)
-    .option('--warmup-items <n>', 'items of one unmeasured batch of each variant first, so that the first round runs compiled code too (0: none)', intOption('--warmup-items', 0, 100_000), 200)
+    .option('--warmup-items <n>', 'items of one unmeasured batch of a variant before it is measured, so that it runs compiled code (0: none)', intOption('--warmup-items', 0, 100_000), 200)
+    .option('--shared-server', 'run every variant and round on one dev server (its database grows with every batch, and a variant pays for what the ones before it left), warming each variant up once', false)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
     .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', intOption('--profile', 1, 100_000))
     .showHelpAfterError();
@@ -86,6 +85,27 @@ interface Round {
   readonly deerflow: Sample;
 }
 
+type VariantKey = keyof Round;
+
+const VARIANTS: readonly { readonly key: VariantKey; readonly label: string }[] = [
+  { key: 'raw', label: 'raw child workflow + activity' },
+  { key: 'rawAgent', label: 'raw + in-process agent' },
+  { key: 'deerflow', label: 'deerflow batch' },
+];
+
+/** What a batch is run for; each purpose has ids of its own, so that the history report samples measured batches only. */
+type BatchPurpose = 'measured' | 'warmup' | 'profiled';
+
+/**
+ * Id prefixes: the raw variants' parent workflow ids (their children's ids start with the parent's),
+ * deerflow's batch ids (its items carry it as `DeerflowBatchId`).
+ */
+const ID_PREFIXES: Readonly<Record<VariantKey, Readonly<Record<BatchPurpose, string>>>> = {
+  raw: { measured: 'bench-baseline-batch-', warmup: 'bench-warmup-raw-batch-', profiled: 'bench-profiled-raw-batch-' },
+  rawAgent: { measured: 'bench-baseline-agent-batch-', warmup: 'bench-warmup-agent-batch-', profiled: 'bench-profiled-agent-batch-' },
+  deerflow: { measured: 'bench_batch_', warmup: 'bench_warmup_batch_', profiled: 'bench_profiled_batch_' },
+};
+
 /** `value` of each round, and its median when there are several (the machine's noise moves single rounds by ±10%). */
 function perRound(rounds: readonly Round[], value: (round: Round) => number): string {
   const values = rounds.map(value);
@@ -98,31 +118,42 @@ interface ServerReaders {
   readonly metricsUrl: string;
 }
 
-async function timed(round: number, label: string, items: number, server: ServerReaders, work: () => Promise<string>): Promise<Sample> {
-  const { result, requests } = await serverRequestsDuring(server.metricsUrl, items, () => timedRun(work, server.cpu));
-  return { round, label, note: result.result, ...result.sample, serverRequests: requests };
+/** A dev server with what every variant runs on it: deerflow's workers and stores, the baseline's workers, the clients. */
+interface BenchServer {
+  readonly readers: ServerReaders;
+  /** Runs one batch of the variant to its end; returns a note for the table. */
+  readonly batch: (key: VariantKey, purpose: BatchPurpose, items: number) => Promise<string>;
+  /** Where the measured batches' time went, from their histories on this server (null: the variant has no report). */
+  readonly historyReport: (key: VariantKey) => Promise<string | null>;
+  close(): Promise<void>;
 }
 
-async function main(): Promise<void> {
-  const options = parseOptions(process.argv);
-  installBenchRuntime();
-  const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-batch-'));
+/** Starts a dev server and the workers on it, with deerflow's config and stores in `dir` (created). */
+async function openBenchServer(options: Options, dir: string): Promise<BenchServer> {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'scenario.yaml'), stringify({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }));
+  writeFileSync(
+    join(dir, 'config.yaml'),
+    stringify({
+      models: [{ name: 'bench', provider: 'scripted', script: './scenario.yaml' }],
+      subagent_runtime: { max_running: options.running, max_queued: 10_000 },
+      subagent_batches: { enabled: true, max_items_per_batch: 100_000, max_live_items_per_batch: 1000 },
+    }),
+  );
+  const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
   const server = await startDevServer();
-  const serverReaders: ServerReaders = { cpu: processCpuReader(server.pid), metricsUrl: server.metricsUrl };
+  const closers: (() => Promise<void>)[] = [() => server.stop()];
+  const close = async () => {
+    for (const closer of [...closers].reverse()) await closer();
+  };
   try {
     const connection = await NativeConnection.connect({ address: server.address });
-    const temporal = new Client({ connection: await Connection.connect({ address: server.address }), namespace: server.namespace });
-    writeFileSync(join(dir, 'scenario.yaml'), stringify({ subagents: [{ match: '*', turns: [{ content: 'done' }] }] }));
-    writeFileSync(
-      join(dir, 'config.yaml'),
-      stringify({
-        models: [{ name: 'bench', provider: 'scripted', script: './scenario.yaml' }],
-        subagent_runtime: { max_running: options.running, max_queued: 10_000 },
-        subagent_batches: { enabled: true, max_items_per_batch: 100_000, max_live_items_per_batch: 1000 },
-      }),
-    );
-    const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
+    closers.push(() => connection.close());
+    const clientConnection = await Connection.connect({ address: server.address });
+    closers.push(() => clientConnection.close());
+    const temporal = new Client({ connection: clientConnection, namespace: server.namespace });
     const stores = await openConfiguredStores(loaded.config.store);
+    closers.push(() => stores.close());
     const workers = await createWorkers({ connection, namespace: server.namespace, loaded, stores });
     // The raw + agent anchor: each child's activity runs the subagent task as the tasks benchmark's in-process anchor does.
     const agentTask = async (index: number) => {
@@ -131,16 +162,14 @@ async function main(): Promise<void> {
     };
     const baseline = await createBaselineWorkers(connection, server.namespace, [options.running], agentTask);
     const running = Promise.all([workers.run(), baseline.run()]);
+    closers.push(async () => {
+      workers.shutdown();
+      baseline.shutdown();
+      await running;
+    });
     const client = new DeerFlowClient(temporal, loaded.config, { agents: stores.agents, events: stores.events, batches: stores.batches });
 
-    console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
-    const several = options.rounds > 1;
-    console.log(
-      `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once` +
-        (options.warmupItems > 0 ? `; one unmeasured batch of ${options.warmupItems} items per variant first` : '') +
-        (several ? `; ${options.rounds} rounds of the three variants, one after the other, each round in a rotated order` : ''),
-    );
-    const rawBatch = (activity: BaselineActivityName, idPrefix: string) => async (count: number) => {
+    const rawBatch = async (activity: BaselineActivityName, idPrefix: string, count: number) => {
       const input: BaselineBatchInput = { count, window: options.live, activityTaskQueue: baselineActivityTaskQueue(options.running), activity };
       const done = await temporal.workflow.execute('baselineWindowedBatchWorkflow', {
         taskQueue: BASELINE_WORKFLOW_TASK_QUEUE,
@@ -150,7 +179,7 @@ async function main(): Promise<void> {
       if (done !== count) throw new Error(`baseline completed ${String(done)} of ${count}`);
       return `${count} children`;
     };
-    const deerflowBatch = (batchIdPrefix: string) => async (items: number) => {
+    const deerflowBatch = async (batchIdPrefix: string, items: number) => {
       const started = await client.startBatch({
         batchId: `${batchIdPrefix}${randomUUID()}`,
         title: 'bench',
@@ -163,97 +192,167 @@ async function main(): Promise<void> {
       if (final.counts.completed !== items) throw new Error(`batch completed ${final.counts.completed} of ${items}: ${JSON.stringify(final.counts)}`);
       return `${final.continuedRuns} continue-as-new`;
     };
-    // `warmup` runs a variant unmeasured, with ids of its own that the history report never samples.
-    const variants: readonly { key: keyof Round; label: string; run: (items: number) => Promise<string>; warmup: (items: number) => Promise<string> }[] = [
-      { key: 'raw', label: 'raw child workflow + activity', run: rawBatch('noop', RAW_ID_PREFIX), warmup: rawBatch('noop', 'bench-warmup-raw-batch-') },
-      {
-        key: 'rawAgent',
-        label: 'raw + in-process agent',
-        run: rawBatch('agentTask', 'bench-baseline-agent-batch-'),
-        warmup: rawBatch('agentTask', 'bench-warmup-agent-batch-'),
-      },
-      { key: 'deerflow', label: 'deerflow batch', run: deerflowBatch(DEERFLOW_BATCH_ID_PREFIX), warmup: deerflowBatch('bench_warmup_batch_') },
-    ];
-    // A worker in service runs compiled code; without this the first round's variants would also pay
-    // for compiling theirs (deerflow's the most).
-    if (options.warmupItems > 0) for (const v of variants) await v.warmup(options.warmupItems);
-    const rounds: Round[] = [];
-    // In the order they ran, for the table.
-    const samples: Sample[] = [];
-    for (let round = 1; round <= options.rounds; round++) {
-      const measured: Partial<Record<keyof Round, Sample>> = {};
-      for (const v of rotated(variants, round - 1)) {
-        const sample = await timed(round, v.label, options.items, serverReaders, () => v.run(options.items));
-        measured[v.key] = sample;
-        samples.push(sample);
+    const batch = (key: VariantKey, purpose: BatchPurpose, items: number): Promise<string> => {
+      const prefix = ID_PREFIXES[key][purpose];
+      if (key === 'raw') return rawBatch('noop', prefix, items);
+      if (key === 'rawAgent') return rawBatch('agentTask', prefix, items);
+      return deerflowBatch(prefix, items);
+    };
+    const historyReport = async (key: VariantKey): Promise<string | null> => {
+      const prefix = ID_PREFIXES[key].measured;
+      if (key === 'raw') {
+        const ids = `WorkflowId STARTS_WITH '${prefix}'`;
+        return batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', itemFilter: ids, parentFilter: ids });
       }
-      rounds.push({ raw: measured.raw!, rawAgent: measured.rawAgent!, deerflow: measured.deerflow! });
-    }
-    console.log(
-      table(
-        [...(several ? ['round'] : []), 'variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],
-        samples.map((s) => [
-          ...(several ? [String(s.round)] : []),
-          s.label,
-          fixed(s.wallMs / 1000, 1),
-          fixed((options.items / s.wallMs) * 1000, 1),
-          fixed(s.cpuMs / options.items, 2),
-          fixed(s.serverCpuMs / options.items, 2),
-          fixed((s.cpuMs + s.serverCpuMs) / options.items, 2),
-          s.note,
-        ]),
-      ),
-    );
-    console.log(`deerflow / raw throughput: ${perRound(rounds, (r) => r.raw.wallMs / r.deerflow.wallMs)} (items/s ratio; 1x = as fast as raw Temporal)`);
-    console.log(
-      `deerflow / (raw + in-process agent) throughput: ${perRound(rounds, (r) => r.rawAgent.wallMs / r.deerflow.wallMs)} ` +
-        '(items/s ratio; 1x = as fast as a raw child whose activity runs the same agent task in-process, no store)',
-    );
-    // Both processes share the machine's cores: when they are saturated, items/s follows total CPU per item.
-    const totalCpu = (s: Sample) => s.cpuMs + s.serverCpuMs;
-    console.log(
-      `raw / deerflow total CPU per item: ${perRound(rounds, (r) => totalCpu(r.raw) / totalCpu(r.deerflow))}, ` +
-        `(raw + in-process agent) / deerflow: ${perRound(rounds, (r) => totalCpu(r.rawAgent) / totalCpu(r.deerflow))} ` +
-        `(this process + dev server on ${cpus().length} cores; the throughput ratio a saturated machine allows)`,
-    );
-    console.log(
-      `\nWhat the dev server did per item (its Prometheus counters over each variant's span${several ? ', median of the rounds' : ''}; ` +
-        'a variant also pays for timers and tasks the one before it left behind):',
-    );
-    console.log(serverRequestsTable('item', variants.map((v) => ({ label: v.label, samples: rounds.map((r) => r[v.key].serverRequests) }))));
-    if (options.history) {
-      console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
-      const rawIds = `WorkflowId STARTS_WITH '${RAW_ID_PREFIX}'`;
-      console.log(
-        await batchHistoryReport(temporal, { label: 'raw', itemType: 'baselineItemWorkflow', parentType: 'baselineWindowedBatchWorkflow', itemFilter: rawIds, parentFilter: rawIds }),
-      );
-      console.log(
-        await batchHistoryReport(temporal, {
-          label: 'deerflow',
-          itemType: 'batchItemWorkflow',
-          parentType: 'batchWorkflow',
-          itemFilter: `${SA_BATCH_ID.name} STARTS_WITH '${DEERFLOW_BATCH_ID_PREFIX}'`,
-          parentFilter: `WorkflowId STARTS_WITH '${batchWorkflowId(DEERFLOW_BATCH_ID_PREFIX)}'`,
-        }),
-      );
-    }
-    // After the history report, which reads the measured batches' histories.
-    if (options.profile !== undefined) {
-      const items = options.profile;
-      // The measured CPU per item each profiled batch is checked against.
-      const measuredCpu = (sample: (r: Round) => Sample) => median(rounds.map((r) => sample(r).cpuMs)) / options.items;
-      const rawBreakdown = await profileRepetition(() => rawBatch('noop', 'bench-profiled-raw-batch-')(items));
-      console.log(`\n${breakdownText(`raw batch of ${items} items`, rawBreakdown, items, measuredCpu((r) => r.raw), { unit: 'item' })}`);
-      const breakdown = await profileRepetition(() => deerflowBatch('bench_profiled_batch_')(items));
-      console.log(`\n${breakdownText(`deerflow batch of ${items} items`, breakdown, items, measuredCpu((r) => r.deerflow), { unit: 'item' })}`);
-    }
-    workers.shutdown();
-    baseline.shutdown();
-    await running;
-    await stores.close();
-    await connection.close();
+      if (key === 'rawAgent') return null;
+      return batchHistoryReport(temporal, {
+        label: 'deerflow',
+        itemType: 'batchItemWorkflow',
+        parentType: 'batchWorkflow',
+        itemFilter: `${SA_BATCH_ID.name} STARTS_WITH '${prefix}'`,
+        parentFilter: `WorkflowId STARTS_WITH '${batchWorkflowId(prefix)}'`,
+      });
+    };
+    return { readers: { cpu: processCpuReader(server.pid), metricsUrl: server.metricsUrl }, batch, historyReport, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+async function withBenchServer<T>(options: Options, dir: string, use: (server: BenchServer) => Promise<T>): Promise<T> {
+  const server = await openBenchServer(options, dir);
+  try {
+    return await use(server);
   } finally {
-    await server.stop();
+    await server.close();
+  }
+}
+
+/** Measures one batch of the variant on `server` (its warm-up, when there is one, is the caller's). */
+async function measureBatch(server: BenchServer, options: Options, round: number, key: VariantKey): Promise<Sample> {
+  const label = VARIANTS.find((v) => v.key === key)!.label;
+  const { result, requests } = await serverRequestsDuring(server.readers.metricsUrl, options.items, () =>
+    timedRun(() => server.batch(key, 'measured', options.items), server.readers.cpu),
+  );
+  return { round, label, note: result.result, ...result.sample, serverRequests: requests };
+}
+
+function printResults(options: Options, rounds: readonly Round[], samples: readonly Sample[]): void {
+  const several = options.rounds > 1;
+  console.log(
+    table(
+      [...(several ? ['round'] : []), 'variant', 'wall s', 'items/s', 'CPU ms/item (this process)', 'dev server CPU ms/item', 'total CPU ms/item', 'note'],
+      samples.map((s) => [
+        ...(several ? [String(s.round)] : []),
+        s.label,
+        fixed(s.wallMs / 1000, 1),
+        fixed((options.items / s.wallMs) * 1000, 1),
+        fixed(s.cpuMs / options.items, 2),
+        fixed(s.serverCpuMs / options.items, 2),
+        fixed((s.cpuMs + s.serverCpuMs) / options.items, 2),
+        s.note,
+      ]),
+    ),
+  );
+  console.log(`deerflow / raw throughput: ${perRound(rounds, (r) => r.raw.wallMs / r.deerflow.wallMs)} (items/s ratio; 1x = as fast as raw Temporal)`);
+  console.log(
+    `deerflow / (raw + in-process agent) throughput: ${perRound(rounds, (r) => r.rawAgent.wallMs / r.deerflow.wallMs)} ` +
+      '(items/s ratio; 1x = as fast as a raw child whose activity runs the same agent task in-process, no store)',
+  );
+  // Both processes share the machine's cores: when they are saturated, items/s follows total CPU per item.
+  const totalCpu = (s: Sample) => s.cpuMs + s.serverCpuMs;
+  console.log(
+    `raw / deerflow total CPU per item: ${perRound(rounds, (r) => totalCpu(r.raw) / totalCpu(r.deerflow))}, ` +
+      `(raw + in-process agent) / deerflow: ${perRound(rounds, (r) => totalCpu(r.rawAgent) / totalCpu(r.deerflow))} ` +
+      `(this process + dev server on ${cpus().length} cores; the throughput ratio a saturated machine allows)`,
+  );
+  console.log(
+    `\nWhat the dev server did per item (its Prometheus counters over each variant's span${several ? ', median of the rounds' : ''}` +
+      (options.sharedServer ? '; a variant also pays for timers and tasks the one before it left behind):' : '):'),
+  );
+  console.log(serverRequestsTable('item', VARIANTS.map((v) => ({ label: v.label, samples: rounds.map((r) => r[v.key].serverRequests) }))));
+}
+
+/** The profiled raw and deerflow batches, each checked against the measured CPU per item of its variant. */
+async function printProfiles(server: BenchServer, options: Options, rounds: readonly Round[], items: number): Promise<void> {
+  for (const key of ['raw', 'deerflow'] as const) {
+    if (!options.sharedServer && options.warmupItems > 0) await server.batch(key, 'warmup', options.warmupItems);
+    const measuredCpu = median(rounds.map((r) => r[key].cpuMs)) / options.items;
+    const breakdown = await profileRepetition(() => server.batch(key, 'profiled', items));
+    const name = key === 'raw' ? 'raw batch' : 'deerflow batch';
+    console.log(`\n${breakdownText(`${name} of ${items} items`, breakdown, items, measuredCpu, { unit: 'item' })}`);
+  }
+}
+
+function printReports(reports: ReadonlyMap<VariantKey, string | null>): void {
+  if (reports.size === 0) return;
+  console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
+  for (const report of reports.values()) if (report !== null) console.log(report);
+}
+
+/** Gives `use` the server a variant's measured batch of `round` runs on, and returns its sample. */
+type OnServer = (key: VariantKey, round: number, use: (server: BenchServer) => Promise<Sample>) => Promise<Sample>;
+
+/** The rounds, each variant measured once per round in a rotated order; and every sample in the order they ran, for the table. */
+async function measureRounds(options: Options, onServer: OnServer): Promise<{ readonly rounds: Round[]; readonly samples: Sample[] }> {
+  const rounds: Round[] = [];
+  const samples: Sample[] = [];
+  for (let round = 1; round <= options.rounds; round++) {
+    const measured: Partial<Record<VariantKey, Sample>> = {};
+    for (const v of rotated(VARIANTS, round - 1)) {
+      const sample = await onServer(v.key, round, (server) => measureBatch(server, options, round, v.key));
+      measured[v.key] = sample;
+      samples.push(sample);
+    }
+    rounds.push({ raw: measured.raw!, rawAgent: measured.rawAgent!, deerflow: measured.deerflow! });
+  }
+  return { rounds, samples };
+}
+
+async function main(): Promise<void> {
+  const options = parseOptions(process.argv);
+  installBenchRuntime();
+  const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-batch-'));
+  try {
+    console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
+    const warmup = options.warmupItems > 0 ? `, after an unmeasured batch of ${options.warmupItems} items there` : '';
+    console.log(
+      `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once; ` +
+        (options.sharedServer
+          ? `one dev server for all batches${options.warmupItems > 0 ? `, one unmeasured batch of ${options.warmupItems} items per variant first` : ''}`
+          : `each measured batch on a fresh dev server${warmup}`) +
+        (options.rounds > 1 ? `; ${options.rounds} rounds of the three variants, one after the other, each round in a rotated order` : ''),
+    );
+    const reports = new Map<VariantKey, string | null>();
+    if (options.sharedServer) {
+      await withBenchServer(options, join(dir, 'shared'), async (server) => {
+        // A worker in service runs compiled code; without this the first round's variants would also pay
+        // for compiling theirs (deerflow's the most).
+        if (options.warmupItems > 0) for (const v of VARIANTS) await server.batch(v.key, 'warmup', options.warmupItems);
+        const { rounds, samples } = await measureRounds(options, (_key, _round, use) => use(server));
+        printResults(options, rounds, samples);
+        if (options.history) for (const v of VARIANTS) reports.set(v.key, await server.historyReport(v.key));
+        printReports(reports);
+        if (options.profile !== undefined) await printProfiles(server, options, rounds, options.profile);
+      });
+      return;
+    }
+    let servers = 0;
+    const { rounds, samples } = await measureRounds(options, (key, round, use) =>
+      withBenchServer(options, join(dir, `server-${++servers}`), async (server) => {
+        // New workers compile deerflow's workflow code anew in their threads: warm them up on this server.
+        if (options.warmupItems > 0) await server.batch(key, 'warmup', options.warmupItems);
+        const sample = await use(server);
+        if (options.history && round === 1) reports.set(key, await server.historyReport(key));
+        return sample;
+      }),
+    );
+    printResults(options, rounds, samples);
+    printReports(reports);
+    const items = options.profile;
+    if (items !== undefined) await withBenchServer(options, join(dir, 'profile'), (server) => printProfiles(server, options, rounds, items));
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
