@@ -87,7 +87,12 @@ interface Round {
 
 type VariantKey = keyof Round;
 
-const VARIANTS: readonly { readonly key: VariantKey; readonly label: string }[] = [
+interface BatchVariant {
+  readonly key: VariantKey;
+  readonly label: string;
+}
+
+const VARIANTS: readonly BatchVariant[] = [
   { key: 'raw', label: 'raw child workflow + activity' },
   { key: 'rawAgent', label: 'raw + in-process agent' },
   { key: 'deerflow', label: 'deerflow batch' },
@@ -230,12 +235,11 @@ async function withBenchServer<T>(options: Options, dir: string, use: (server: B
 }
 
 /** Measures one batch of the variant on `server` (its warm-up, when there is one, is the caller's). */
-async function measureBatch(server: BenchServer, options: Options, round: number, key: VariantKey): Promise<Sample> {
-  const label = VARIANTS.find((v) => v.key === key)!.label;
+async function measureBatch(server: BenchServer, options: Options, round: number, variant: BatchVariant): Promise<Sample> {
   const { result, requests } = await serverRequestsDuring(server.readers.metricsUrl, options.items, () =>
-    timedRun(() => server.batch(key, 'measured', options.items), server.readers.cpu),
+    timedRun(() => server.batch(variant.key, 'measured', options.items), server.readers.cpu),
   );
-  return { round, label, note: result.result, ...result.sample, serverRequests: requests };
+  return { round, label: variant.label, note: result.result, ...result.sample, serverRequests: requests };
 }
 
 function printResults(options: Options, rounds: readonly Round[], samples: readonly Sample[]): void {
@@ -285,10 +289,10 @@ async function printProfiles(server: BenchServer, options: Options, rounds: read
   }
 }
 
-function printReports(reports: ReadonlyMap<VariantKey, string | null>): void {
-  if (reports.size === 0) return;
+function printReports(reports: readonly string[]): void {
+  if (reports.length === 0) return;
   console.log('\nWhere the time goes (histories; queue = scheduled->started, exec = started->closed; medians / max):');
-  for (const report of reports.values()) if (report !== null) console.log(report);
+  for (const report of reports) console.log(report);
 }
 
 /** Gives `use` the server a variant's measured batch of `round` runs on, and returns its sample. */
@@ -301,7 +305,7 @@ async function measureRounds(options: Options, onServer: OnServer): Promise<{ re
   for (let round = 1; round <= options.rounds; round++) {
     const measured: Partial<Record<VariantKey, Sample>> = {};
     for (const v of rotated(VARIANTS, round - 1)) {
-      const sample = await onServer(v.key, round, (server) => measureBatch(server, options, round, v.key));
+      const sample = await onServer(v.key, round, (server) => measureBatch(server, options, round, v));
       measured[v.key] = sample;
       samples.push(sample);
     }
@@ -316,15 +320,16 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'deerflow-bench-batch-'));
   try {
     console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
-    const warmup = options.warmupItems > 0 ? `, after an unmeasured batch of ${options.warmupItems} items there` : '';
     console.log(
       `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once; ` +
-        (options.sharedServer
-          ? `one dev server for all batches${options.warmupItems > 0 ? `, one unmeasured batch of ${options.warmupItems} items per variant first` : ''}`
-          : `each measured batch on a fresh dev server${warmup}`) +
+        (options.sharedServer ? 'one dev server for all batches, each variant warmed up once' : 'each measured batch on a fresh dev server, warmed up there') +
+        (options.warmupItems > 0 ? ` (unmeasured batches of ${options.warmupItems} items)` : ' (no warm-up)') +
         (options.rounds > 1 ? `; ${options.rounds} rounds of the three variants, one after the other, each round in a rotated order` : ''),
     );
-    const reports = new Map<VariantKey, string | null>();
+    const reports: string[] = [];
+    const addReport = (report: string | null) => {
+      if (report !== null) reports.push(report);
+    };
     if (options.sharedServer) {
       await withBenchServer(options, join(dir, 'shared'), async (server) => {
         // A worker in service runs compiled code; without this the first round's variants would also pay
@@ -332,7 +337,7 @@ async function main(): Promise<void> {
         if (options.warmupItems > 0) for (const v of VARIANTS) await server.batch(v.key, 'warmup', options.warmupItems);
         const { rounds, samples } = await measureRounds(options, (_key, _round, use) => use(server));
         printResults(options, rounds, samples);
-        if (options.history) for (const v of VARIANTS) reports.set(v.key, await server.historyReport(v.key));
+        if (options.history) for (const v of VARIANTS) addReport(await server.historyReport(v.key));
         printReports(reports);
         if (options.profile !== undefined) await printProfiles(server, options, rounds, options.profile);
       });
@@ -344,7 +349,7 @@ async function main(): Promise<void> {
         // New workers compile deerflow's workflow code anew in their threads: warm them up on this server.
         if (options.warmupItems > 0) await server.batch(key, 'warmup', options.warmupItems);
         const sample = await use(server);
-        if (options.history && round === 1) reports.set(key, await server.historyReport(key));
+        if (options.history && round === 1) addReport(await server.historyReport(key));
         return sample;
       }),
     );

@@ -6,8 +6,10 @@ import { InvalidArgumentError } from 'commander';
  */
 export function intOption(label: string, lo: number, hi: number): (raw: string) => number {
   return (raw) => {
-    const value = Number(raw.replace(/[_,]/g, ''));
-    if (!Number.isInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
+    const digits = raw.replace(/[_,]/g, '');
+    // Digits only: `Number` alone would take '' (0), '1e3' and '0x10'.
+    const value = /^\d+$/.test(digits) ? Number(digits) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < lo || value > hi) throw new InvalidArgumentError(`${label} must be an integer in ${lo}..${hi}`);
     return value;
   };
 }
