@@ -430,6 +430,13 @@ export const WorkerConfigSchema = z.strictObject({
    * after a heartbeat timeout). Keep it below the orchestrator's kill deadline (Kubernetes: 30 s).
    */
   shutdown_grace_seconds: z.number().int().min(0).max(3600).default(20),
+  /**
+   * `Error.stackTraceLimit` inside the workflow sandbox: the frames V8 records per stack there. The
+   * SDK records the stack of every promise workflow code creates, for the stack trace query (Temporal
+   * Web's Stack Trace tab); fewer frames cost less CPU per workflow task, and the tab then shows
+   * fewer of a waiting run's frames (the SDK's hook takes two). null = V8's default (10).
+   */
+  workflow_stack_trace_limit: z.number().int().min(0).max(100).nullable().default(null),
 });
 export type WorkerConfig = z.infer<typeof WorkerConfigSchema>;
 

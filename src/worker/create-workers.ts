@@ -4,6 +4,7 @@ import type { LoadedConfig } from '../config';
 import { BATCH_ITEM_TASK_QUEUE, CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { ApplicationFailure } from '@temporalio/common';
+import { DefinePlugin, type Configuration } from 'webpack';
 import { subagentBacklogReader } from './subagent-backlog';
 import { createChatModel, findModelConfig, isModelError, ModelErrorCode, type ModelRole } from '../models';
 import type { Stores } from '../store';
@@ -13,27 +14,48 @@ import { activityIdsInterceptor, TRACING_WORKFLOW_INTERCEPTOR_MODULE, workerTrac
 /** How long past the shutdown grace a worker waits for cancelled activities before it gives up on them. */
 export const SHUTDOWN_FORCE_MARGIN_MS = 15_000;
 
-const bundles = new Map<boolean, Promise<WorkflowBundleWithSourceMap>>();
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+
+/** How a worker's workflow bundle differs from the plain one. */
+export interface WorkflowBundleOptions {
+  /** With the OpenTelemetry workflow interceptors. */
+  readonly traced?: boolean;
+  /** `worker.workflow_stack_trace_limit`; null or absent = V8's default. */
+  readonly stackTraceLimit?: number | null;
+}
 
 /**
  * The workflow bundle, built once per process and kind (bundling takes seconds). The traced one adds
  * the OpenTelemetry workflow interceptors; interceptors add no commands, so both replay the same
- * histories.
+ * histories. A stack trace limit is set by a preloaded module with the value defined at bundle time
+ * (`workflows/stack-trace-limit.ts`); stacks decide no command either.
  */
-export function workflowBundle(options: { readonly traced?: boolean } = {}): Promise<WorkflowBundleWithSourceMap> {
+export function workflowBundle(options: WorkflowBundleOptions = {}): Promise<WorkflowBundleWithSourceMap> {
   const traced = options.traced ?? false;
-  let bundle = bundles.get(traced);
+  const stackTraceLimit = options.stackTraceLimit ?? null;
+  const key = `${traced}:${stackTraceLimit}`;
+  let bundle = bundles.get(key);
   if (bundle === undefined) {
     bundle = bundleWorkflowCode({
       workflowsPath: require.resolve('../workflows'),
-      // Shared by the workflows of a V8 context: the schema cache (see the module).
-      preloadModules: [require.resolve('../workflows/input-schemas')],
+      // Run once per V8 context, before the SDK freezes its globals: the schema cache every workflow
+      // of the context shares, and the stack trace limit when one is set (see the modules).
+      preloadModules: [
+        require.resolve('../workflows/input-schemas'),
+        ...(stackTraceLimit === null ? [] : [require.resolve('../workflows/stack-trace-limit')]),
+      ],
       ...(traced ? { workflowInterceptorModules: [TRACING_WORKFLOW_INTERCEPTOR_MODULE] } : {}),
+      ...(stackTraceLimit === null ? {} : { webpackConfigHook: definingStackTraceLimit(stackTraceLimit) }),
       logger: quietBundlerLogger,
     });
-    bundles.set(traced, bundle);
+    bundles.set(key, bundle);
   }
   return bundle;
+}
+
+/** Defines the limit `workflows/stack-trace-limit.ts` sets, as a literal in the bundle. */
+function definingStackTraceLimit(limit: number): (config: Configuration) => Configuration {
+  return (config) => ({ ...config, plugins: [...(config.plugins ?? []), new DefinePlugin({ DEERFLOW_WORKFLOW_STACK_TRACE_LIMIT: String(limit) })] });
 }
 
 const quietBundlerLogger = {
@@ -148,7 +170,7 @@ async function startWorkers(options: CreateWorkersOptions, deps: ActivityDeps, m
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: WORKFLOW_TASK_QUEUE,
-    workflowBundle: await workflowBundle({ traced: tracing !== null }),
+    workflowBundle: await workflowBundle({ traced: tracing !== null, stackTraceLimit: config.worker.workflow_stack_trace_limit }),
     activities: createLeadActivities(deps),
     maxHeartbeatThrottleInterval: HEARTBEAT_INTERVAL_MS,
     ...observed,
