@@ -1,3 +1,4 @@
+import type { EnhancedStackTrace, StackTrace } from '@temporalio/workflow';
 import type { Harness } from '../support/harness';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
@@ -8,12 +9,8 @@ const temporal = useTemporal();
 
 const asks = { lead: [{ tool_calls: [{ name: 'ask_clarification', args: { question: 'Which file?' } }] }, { content: 'done' }] };
 
-interface EnhancedStackTrace {
-  readonly stacks: readonly { readonly locations: readonly { readonly file_path?: string }[] }[];
-}
-
 /** The stacks of a lead run waiting for an answer, as the Stack Trace tab reads them. */
-async function waitingRunStacks(harness: Harness, threadId: string): Promise<EnhancedStackTrace['stacks']> {
+async function waitingRunStacks(harness: Harness, threadId: string): Promise<StackTrace[]> {
   const started = await harness.client.startRun({ message: 'read my file', threadId, runId: 'run-1' });
   await waitFor(async () => (await harness.stores.events.listEvents({ runId: 'run-1', eventTypes: ['clarification.asked'] })).length === 1);
   const trace = await started.handle.query<EnhancedStackTrace>('__enhanced_stack_trace');
@@ -21,7 +18,7 @@ async function waitingRunStacks(harness: Harness, threadId: string): Promise<Enh
   return trace.stacks;
 }
 
-const inLeadRunWorkflow = (stacks: EnhancedStackTrace['stacks']): boolean =>
+const inLeadRunWorkflow = (stacks: readonly StackTrace[]): boolean =>
   stacks.some((s) => s.locations.some((l) => l.file_path?.endsWith('src/workflows/lead-run-workflow.ts') === true));
 
 test("by default a waiting run's stacks reach into the lead run workflow's own code", async () => {
