@@ -20,6 +20,7 @@ import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { Command, Option } from 'commander';
+import { DEFAULT_WORKFLOW_STACK_TRACE_LIMIT } from '../src/config';
 import { startDevServer } from '../src/devserver';
 import { createBaselineWorkers, runBaseline, runBaselineLeadShape } from './baseline';
 import { breakdownText, profileRepetition, type CpuBreakdown } from './cpu-breakdown';
@@ -42,7 +43,7 @@ import { processCpuReader } from './process-cpu';
 import { measureInterleaved, perUnit, variant, type Variant } from './measure';
 import { countServerRequests, serverRequestsTable, type ServerRequests } from './server-requests';
 import { fixed, median, medMin, ratio, ratioToSum, table } from './stats';
-import { intOption } from './int-option';
+import { intOption, intOrNullOption, orNull } from './int-option';
 
 /** Most tool calls a subagent makes in `--subagent-tool-calls`: below loop detection's per-tool warning (30 calls of one tool). */
 const MAX_SUBAGENT_TOOL_CALLS = 25;
@@ -69,8 +70,8 @@ interface BenchOptions {
   readonly maxTotal: number;
   /** `lead_runs.model_steps` of the deerflow workers. */
   readonly modelSteps: ModelSteps;
-  /** `worker.workflow_stack_trace_limit` of the deerflow workers; null = V8's default. */
-  readonly workflowStackTraceLimit: number | null;
+  /** `worker.workflow_stack_trace_limit` of the deerflow workers: null = V8's default, absent = deerflow's. */
+  readonly workflowStackTraceLimit?: number | null;
   /** Tool calls each subagent makes before it answers (0: it answers at once). */
   readonly subagentToolCalls: number;
   readonly history: boolean;
@@ -115,7 +116,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', intOption('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', intOption('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(ModelStepsSchema.options).default('activity'))
-    .option('--workflow-stack-trace-limit <n>', "worker.workflow_stack_trace_limit: frames the SDK records per workflow promise (default: V8's 10)", intOption('--workflow-stack-trace-limit', 0, 100))
+    .option('--workflow-stack-trace-limit <n>', `worker.workflow_stack_trace_limit: frames the SDK records per workflow promise, or null for V8's 10 (default: deerflow's ${DEFAULT_WORKFLOW_STACK_TRACE_LIMIT})`, intOrNullOption('--workflow-stack-trace-limit', 0, 100))
     .option('--subagent-tool-calls <n>', 'tool calls (ls) each subagent makes, one per turn, before it answers; the in-process anchors get its tools too', intOption('--subagent-tool-calls', 0, MAX_SUBAGENT_TOOL_CALLS), 0)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', intOption('--profile', 1, 1000))
@@ -135,7 +136,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: number;
     maxTotal: number;
     modelSteps: ModelSteps;
-    workflowStackTraceLimit?: number;
+    workflowStackTraceLimit?: number | 'null';
     subagentToolCalls: number;
     history: boolean;
     profile?: number | false;
@@ -154,7 +155,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: o.maxRunning,
     maxTotal: o.maxTotal,
     modelSteps: o.modelSteps,
-    workflowStackTraceLimit: o.workflowStackTraceLimit ?? null,
+    workflowStackTraceLimit: orNull(o.workflowStackTraceLimit),
     subagentToolCalls: o.subagentToolCalls,
     history: o.history,
     profileTasks: o.profile === false ? null : (o.profile ?? o.tasks.at(-1) ?? null),
@@ -402,7 +403,7 @@ async function main(): Promise<void> {
     console.log(
       `dev server ${server.address}; subagent_runtime.max_running=${options.maxRunning}, ` +
         `subagents.max_total_per_run=${options.maxTotal}, lead_runs.model_steps=${options.modelSteps}, ` +
-        `worker.workflow_stack_trace_limit=${options.workflowStackTraceLimit ?? 'null'}, ` +
+        `worker.workflow_stack_trace_limit=${deerflow.loaded.config.worker.workflow_stack_trace_limit ?? 'null'}, ` +
         `${options.subagentToolCalls} tool call(s) per subagent; ` +
         `${options.warmup ?? `max(${MIN_WARMUP_REPS}, ceil(${WARMUP_TASKS} / N))`} warm-up + ${options.reps} measured reps per N and variant, interleaved`,
     );

@@ -13,3 +13,17 @@ export function intOption(label: string, lo: number, hi: number): (raw: string) 
     return value;
   };
 }
+
+/**
+ * {@link intOption}, or the word `null` for a setting whose null means something of its own (V8's
+ * default). Commander turns a parser's null into '', so the word stays a word until {@link orNull}.
+ */
+export function intOrNullOption(label: string, lo: number, hi: number): (raw: string) => number | 'null' {
+  const parse = intOption(label, lo, hi);
+  return (raw) => (raw === 'null' ? 'null' : parse(raw));
+}
+
+/** The value of an {@link intOrNullOption}: the word `null` as null. */
+export function orNull(value: number | 'null' | undefined): number | null | undefined {
+  return value === 'null' ? null : value;
+}

@@ -30,6 +30,7 @@ export {
   AppConfigSchema,
   CustomSubagentSchema,
   DEFAULT_DISALLOWED_TOOLS,
+  DEFAULT_WORKFLOW_STACK_TRACE_LIMIT,
   GatewayConfigSchema,
   WorkerConfigSchema,
   GatewayTokenSchema,

@@ -3,33 +3,49 @@ import type { Harness } from '../support/harness';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 // `worker.workflow_stack_trace_limit` bounds the frames the SDK records per workflow promise, which
-// is what Temporal Web's Stack Trace tab shows (the `__enhanced_stack_trace` query).
+// is what Temporal Web's Stack Trace tab shows (the `__enhanced_stack_trace` query). The default of
+// 4 leaves each promise two frames; the tab joins the stacks of a waiting chain, so it must still
+// name the line of our code a run waits on.
 
 const temporal = useTemporal();
 
 const asks = { lead: [{ tool_calls: [{ name: 'ask_clarification', args: { question: 'Which file?' } }] }, { content: 'done' }] };
+const delegatesSlowly = {
+  lead: [{ tool_calls: [{ name: 'task', args: { subagent_type: 'general-purpose', description: 'Slow', prompt: 'Take your time.' } }] }, { content: 'done' }],
+  subagents: [{ match: '*', turns: [{ content: 'ok', delay_ms: 60_000 }] }],
+};
+const v8Limit = { worker: { shutdown_grace_seconds: 0, workflow_stack_trace_limit: null } };
 
-/** The stacks of a lead run waiting for an answer, as the Stack Trace tab reads them. */
-async function waitingRunStacks(harness: Harness, threadId: string): Promise<StackTrace[]> {
+/** The stacks of a lead run waiting once `waitEvent` was stored, as the Stack Trace tab reads them. */
+async function waitingRunStacks(harness: Harness, threadId: string, waitEvent: string): Promise<StackTrace[]> {
   const started = await harness.client.startRun({ message: 'read my file', threadId, runId: 'run-1' });
-  await waitFor(async () => (await harness.stores.events.listEvents({ runId: 'run-1', eventTypes: ['clarification.asked'] })).length === 1);
+  await waitFor(async () => (await harness.stores.events.listEvents({ runId: 'run-1', eventTypes: [waitEvent] })).length === 1);
   const trace = await started.handle.query<EnhancedStackTrace>('__enhanced_stack_trace');
   await started.handle.cancel();
   return trace.stacks;
 }
 
-const inLeadRunWorkflow = (stacks: readonly StackTrace[]): boolean =>
-  stacks.some((s) => s.locations.some((l) => l.file_path?.endsWith('src/workflows/lead-run-workflow.ts') === true));
+const deepest = (stacks: readonly StackTrace[]): number => Math.max(...stacks.map((s) => s.locations.length));
 
-test("by default a waiting run's stacks reach into the lead run workflow's own code", async () => {
-  const stacks = await waitingRunStacks(await temporal.start(asks), 'thread-default');
-  expect(stacks.length).toBeGreaterThan(0);
-  expect(Math.max(...stacks.map((s) => s.locations.length))).toBeGreaterThan(2);
-  expect(inLeadRunWorkflow(stacks)).toBe(true);
+/** Whether a frame of `functionName` in our workflow file `file` is in the stacks. */
+const names = (stacks: readonly StackTrace[], functionName: string, file: string): boolean =>
+  stacks.some((s) => s.locations.some((l) => l.function_name === functionName && l.file_path?.endsWith(`src/workflows/${file}`) === true));
+
+test("with V8's own limit (null) a waiting run's stacks hold more frames, into the lead run workflow", async () => {
+  const stacks = await waitingRunStacks(await temporal.start(asks, v8Limit), 'thread-v8', 'clarification.asked');
+  expect(deepest(stacks)).toBeGreaterThan(2);
+  expect(names(stacks, 'awaitAnswer', 'lead-clarification.ts')).toBe(true);
+  expect(stacks.some((s) => s.locations.some((l) => l.file_path?.endsWith('src/workflows/lead-run-workflow.ts') === true))).toBe(true);
 });
 
-test("with a limit of 4 the deepest stack holds two frames: the SDK's hook takes the other two", async () => {
-  const stacks = await waitingRunStacks(await temporal.start(asks, { worker: { shutdown_grace_seconds: 0, workflow_stack_trace_limit: 4 } }), 'thread-limit-4');
-  expect(stacks.length).toBeGreaterThan(0);
-  expect(Math.max(...stacks.map((s) => s.locations.length))).toBe(2);
+test('by default each stack holds two frames, and the tab still names where a run waits for an answer', async () => {
+  const stacks = await waitingRunStacks(await temporal.start(asks), 'thread-answer', 'clarification.asked');
+  expect(deepest(stacks)).toBe(2);
+  expect(names(stacks, 'awaitAnswer', 'lead-clarification.ts')).toBe(true);
+});
+
+test('by default the tab still names where a run waits for its subagent task', async () => {
+  const stacks = await waitingRunStacks(await temporal.start(delegatesSlowly), 'thread-task', 'subagent.start');
+  expect(deepest(stacks)).toBe(2);
+  expect(names(stacks, 'executeOnce', 'run-task.ts')).toBe(true);
 });

@@ -2,8 +2,9 @@ import { parseConfigText } from '../../../src/config';
 import { problemsOf } from './problems-of';
 
 describe('worker.workflow_stack_trace_limit', () => {
-  it("defaults to null (V8's own limit) and takes whole frame counts from 0 to 100", () => {
-    expect(parseConfigText('{}', null).worker.workflow_stack_trace_limit).toBeNull();
+  it("defaults to 4, takes whole frame counts from 0 to 100, and null for V8's own limit", () => {
+    expect(parseConfigText('{}', null).worker.workflow_stack_trace_limit).toBe(4);
+    expect(parseConfigText('worker:\n  workflow_stack_trace_limit: null\n', null).worker.workflow_stack_trace_limit).toBeNull();
     expect(parseConfigText('worker:\n  workflow_stack_trace_limit: 0\n', null).worker.workflow_stack_trace_limit).toBe(0);
     expect(parseConfigText('worker:\n  workflow_stack_trace_limit: 100\n', null).worker.workflow_stack_trace_limit).toBe(100);
   });
