@@ -45,8 +45,8 @@ interface Options {
   /** All variants and rounds on one dev server, rather than a fresh one for each measured batch. */
   readonly sharedServer: boolean;
   readonly history: boolean;
-  /** `worker.workflow_stack_trace_limit` of the deerflow workers: null = V8's default, absent = deerflow's. */
-  readonly workflowStackTraceLimit?: number | null;
+  /** `worker.workflow_stack_trace_limit` of the deerflow workers: null = V8's default. */
+  readonly workflowStackTraceLimit: number | null;
   /** Items of one more raw and one more deerflow batch, each run under the CPU profiler (CPU per item by phase), if any. */
   readonly profile?: number;
 }
@@ -61,12 +61,12 @@ function parseOptions(argv: readonly string[]): Options {
     .option('--rounds <n>', 'run the three variants this many times, each round in a rotated order (a multiple of 3 puts each in each place equally often), and report the median of the per-round ratios', intOption('--rounds', 1, 20), 1)
     .option('--warmup-items <n>', 'items of one unmeasured batch of a variant before it is measured, so that it runs compiled code (0: none)', intOption('--warmup-items', 0, 100_000), 200)
     .option('--shared-server', 'run every variant and round on one dev server (its database grows with every batch, and a variant pays for what the ones before it left), warming each variant up once', false)
-    .option('--workflow-stack-trace-limit <n>', `worker.workflow_stack_trace_limit of the deerflow workers: frames the SDK records per workflow promise, or null for V8's 10 (default: deerflow's ${DEFAULT_WORKFLOW_STACK_TRACE_LIMIT})`, intOrNullOption('--workflow-stack-trace-limit', 0, 100))
+    .option('--workflow-stack-trace-limit <n>', `worker.workflow_stack_trace_limit of the deerflow workers: frames the SDK records per workflow promise, or null for V8's 10 (default: deerflow's ${DEFAULT_WORKFLOW_STACK_TRACE_LIMIT})`, intOrNullOption('--workflow-stack-trace-limit', 0, 100), DEFAULT_WORKFLOW_STACK_TRACE_LIMIT)
     .option('--no-history', `skip the step times read from the histories (up to ${HISTORY_SAMPLE} items per variant)`)
     .option('--profile <items>', 'one more raw and one more deerflow batch of this many items, each under the CPU profiler: CPU per item by thread and phase', intOption('--profile', 1, 100_000))
     .showHelpAfterError();
   program.parse([...argv]);
-  const options = program.opts<Omit<Options, 'workflowStackTraceLimit'> & { workflowStackTraceLimit?: number | 'null' }>();
+  const options = program.opts<Omit<Options, 'workflowStackTraceLimit'> & { workflowStackTraceLimit: number | 'null' }>();
   return { ...options, workflowStackTraceLimit: orNull(options.workflowStackTraceLimit) };
 }
 
@@ -147,7 +147,7 @@ async function openBenchServer(options: Options, dir: string): Promise<BenchServ
       models: [{ name: 'bench', provider: 'scripted', script: './scenario.yaml' }],
       subagent_runtime: { max_running: options.running, max_queued: 10_000 },
       subagent_batches: { enabled: true, max_items_per_batch: 100_000, max_live_items_per_batch: 1000 },
-      ...(options.workflowStackTraceLimit === undefined ? {} : { worker: { workflow_stack_trace_limit: options.workflowStackTraceLimit } }),
+      worker: { workflow_stack_trace_limit: options.workflowStackTraceLimit },
     }),
   );
   const loaded = loadConfig({ path: join(dir, 'config.yaml'), env: {} });
@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     console.log(`deerflow batch benchmark: ${cpus().length} CPU(s) (${cpus()[0]?.model.trim() ?? 'unknown'}), Node ${process.version}`);
     console.log(
       `${options.items} items, window ${options.live} live, ${options.running} running; scripted model answering at once; ` +
-        `worker.workflow_stack_trace_limit=${(options.workflowStackTraceLimit === undefined ? DEFAULT_WORKFLOW_STACK_TRACE_LIMIT : options.workflowStackTraceLimit) ?? 'null'}; ` +
+        `worker.workflow_stack_trace_limit=${options.workflowStackTraceLimit ?? 'null'}; ` +
         (options.sharedServer ? 'one dev server for all batches, each variant warmed up once' : 'each measured batch on a fresh dev server, warmed up there') +
         (options.warmupItems > 0 ? ` (unmeasured batches of ${options.warmupItems} items)` : ' (no warm-up)') +
         (options.rounds > 1 ? `; ${options.rounds} rounds of the three variants, one after the other, each round in a rotated order` : ''),

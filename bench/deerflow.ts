@@ -31,8 +31,8 @@ export interface DeerflowBenchOptions {
   readonly modelSteps?: ModelSteps;
   /** Tool calls (`ls`) each subagent makes, one per turn, before it answers. @default 0 */
   readonly subagentToolCalls?: number;
-  /** `worker.workflow_stack_trace_limit`: frames recorded per workflow promise; null = V8's default, absent = deerflow's. */
-  readonly workflowStackTraceLimit?: number | null;
+  /** `worker.workflow_stack_trace_limit`: frames recorded per workflow promise; null = V8's default. */
+  readonly workflowStackTraceLimit: number | null;
 }
 
 /** A scripted model of the benchmark config: its name and its scenario (written to a YAML file). */
@@ -160,7 +160,7 @@ export async function createDeerflowBench(options: DeerflowBenchOptions): Promis
       subagent_runtime: { max_running: options.maxRunning },
       lead_runs: { model_steps: options.modelSteps ?? 'activity' },
       store: { data_dir: dataDir },
-      ...(options.workflowStackTraceLimit === undefined ? {} : { worker: { workflow_stack_trace_limit: options.workflowStackTraceLimit } }),
+      worker: { workflow_stack_trace_limit: options.workflowStackTraceLimit },
     }),
   );
   const loaded = loadConfig({ path: join(options.dir, 'config.yaml'), env: {} });

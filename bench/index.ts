@@ -70,8 +70,8 @@ interface BenchOptions {
   readonly maxTotal: number;
   /** `lead_runs.model_steps` of the deerflow workers. */
   readonly modelSteps: ModelSteps;
-  /** `worker.workflow_stack_trace_limit` of the deerflow workers: null = V8's default, absent = deerflow's. */
-  readonly workflowStackTraceLimit?: number | null;
+  /** `worker.workflow_stack_trace_limit` of the deerflow workers: null = V8's default. */
+  readonly workflowStackTraceLimit: number | null;
   /** Tool calls each subagent makes before it answers (0: it answers at once). */
   readonly subagentToolCalls: number;
   readonly history: boolean;
@@ -116,7 +116,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     .option('--max-running <n>', 'subagent_runtime.max_running: deerflow subagent slots (and task calls per lead turn)', intOption('--max-running', 1, 64), 64)
     .option('--max-total <n>', 'subagents.max_total_per_run: tasks per lead run; more tasks use more concurrent runs', intOption('--max-total', 1, MAX_TOTAL_PER_RUN_CEILING), MAX_TOTAL_PER_RUN_CEILING)
     .addOption(new Option('--model-steps <how>', 'lead_runs.model_steps: the lead\'s model steps as regular or local activities').choices(ModelStepsSchema.options).default('activity'))
-    .option('--workflow-stack-trace-limit <n>', `worker.workflow_stack_trace_limit: frames the SDK records per workflow promise, or null for V8's 10 (default: deerflow's ${DEFAULT_WORKFLOW_STACK_TRACE_LIMIT})`, intOrNullOption('--workflow-stack-trace-limit', 0, 100))
+    .option('--workflow-stack-trace-limit <n>', `worker.workflow_stack_trace_limit: frames the SDK records per workflow promise, or null for V8's 10 (default: deerflow's ${DEFAULT_WORKFLOW_STACK_TRACE_LIMIT})`, intOrNullOption('--workflow-stack-trace-limit', 0, 100), DEFAULT_WORKFLOW_STACK_TRACE_LIMIT)
     .option('--subagent-tool-calls <n>', 'tool calls (ls) each subagent makes, one per turn, before it answers; the in-process anchors get its tools too', intOption('--subagent-tool-calls', 0, MAX_SUBAGENT_TOOL_CALLS), 0)
     .option('--no-history', 'skip the history breakdown (fetchHistory of the last repetition)')
     .option('--profile <n>', 'the task count N whose deerflow variant gets one extra profiled repetition: CPU per task by phase (default: the largest N)', intOption('--profile', 1, 1000))
@@ -136,7 +136,7 @@ function parseOptions(argv: readonly string[]): BenchOptions {
     maxRunning: number;
     maxTotal: number;
     modelSteps: ModelSteps;
-    workflowStackTraceLimit?: number | 'null';
+    workflowStackTraceLimit: number | 'null';
     subagentToolCalls: number;
     history: boolean;
     profile?: number | false;

@@ -24,6 +24,6 @@ export function intOrNullOption(label: string, lo: number, hi: number): (raw: st
 }
 
 /** The value of an {@link intOrNullOption}: the word `null` as null. */
-export function orNull(value: number | 'null' | undefined): number | null | undefined {
+export function orNull(value: number | 'null'): number | null {
   return value === 'null' ? null : value;
 }

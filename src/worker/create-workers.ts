@@ -1,6 +1,6 @@
 import { bundleWorkflowCode, type NativeConnection, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createBatchItemActivities, createLeadActivities, createSubagentActivities, HEARTBEAT_INTERVAL_MS, type ActivityDeps } from '../activities';
-import type { LoadedConfig } from '../config';
+import { DEFAULT_WORKFLOW_STACK_TRACE_LIMIT, type LoadedConfig } from '../config';
 import { BATCH_ITEM_TASK_QUEUE, CONFIGURATION_ERROR_TYPE, SUBAGENT_TASK_QUEUE, WORKFLOW_TASK_QUEUE } from '../contracts';
 import type { BaseCallbackHandler } from '@langchain/core/callbacks/base';
 import { ApplicationFailure } from '@temporalio/common';
@@ -20,7 +20,7 @@ const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 export interface WorkflowBundleOptions {
   /** With the OpenTelemetry workflow interceptors. */
   readonly traced?: boolean;
-  /** `worker.workflow_stack_trace_limit`; null or absent = V8's default. */
+  /** `worker.workflow_stack_trace_limit`: null = V8's default; absent = the config's default. */
   readonly stackTraceLimit?: number | null;
 }
 
@@ -32,7 +32,7 @@ export interface WorkflowBundleOptions {
  */
 export function workflowBundle(options: WorkflowBundleOptions = {}): Promise<WorkflowBundleWithSourceMap> {
   const traced = options.traced ?? false;
-  const stackTraceLimit = options.stackTraceLimit ?? null;
+  const stackTraceLimit = options.stackTraceLimit === undefined ? DEFAULT_WORKFLOW_STACK_TRACE_LIMIT : options.stackTraceLimit;
   const key = `${traced}:${stackTraceLimit}`;
   let bundle = bundles.get(key);
   if (bundle === undefined) {

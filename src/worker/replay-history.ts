@@ -1,6 +1,5 @@
 import type { History } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
-import { DEFAULT_WORKFLOW_STACK_TRACE_LIMIT } from '../config';
 import { workflowBundle } from './create-workers';
 
 /**
@@ -14,5 +13,5 @@ import { workflowBundle } from './create-workers';
  * @throws ReplayError when the replay fails for another reason (e.g. the workflow task failed).
  */
 export async function replayWorkflowHistory(history: History, workflowId: string): Promise<void> {
-  await Worker.runReplayHistory({ workflowBundle: await workflowBundle({ stackTraceLimit: DEFAULT_WORKFLOW_STACK_TRACE_LIMIT }) }, history, workflowId);
+  await Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history, workflowId);
 }

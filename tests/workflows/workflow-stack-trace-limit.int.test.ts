@@ -27,25 +27,25 @@ async function waitingRunStacks(harness: Harness, threadId: string, waitEvent: s
 
 const deepest = (stacks: readonly StackTrace[]): number => Math.max(...stacks.map((s) => s.locations.length));
 
-/** Whether a frame of `functionName` in our workflow file `file` is in the stacks. */
-const names = (stacks: readonly StackTrace[], functionName: string, file: string): boolean =>
-  stacks.some((s) => s.locations.some((l) => l.function_name === functionName && l.file_path?.endsWith(`src/workflows/${file}`) === true));
+/** Whether the stacks hold a frame in our workflow file `file` (of `functionName`, when given). */
+const hasFrame = (stacks: readonly StackTrace[], file: string, functionName?: string): boolean =>
+  stacks.some((s) => s.locations.some((l) => l.file_path?.endsWith(`src/workflows/${file}`) === true && (functionName === undefined || l.function_name === functionName)));
 
 test("with V8's own limit (null) a waiting run's stacks hold more frames, into the lead run workflow", async () => {
   const stacks = await waitingRunStacks(await temporal.start(asks, v8Limit), 'thread-v8', 'clarification.asked');
   expect(deepest(stacks)).toBeGreaterThan(2);
-  expect(names(stacks, 'awaitAnswer', 'lead-clarification.ts')).toBe(true);
-  expect(stacks.some((s) => s.locations.some((l) => l.file_path?.endsWith('src/workflows/lead-run-workflow.ts') === true))).toBe(true);
+  expect(hasFrame(stacks, 'lead-clarification.ts', 'awaitAnswer')).toBe(true);
+  expect(hasFrame(stacks, 'lead-run-workflow.ts')).toBe(true);
 });
 
 test('by default each stack holds two frames, and the tab still names where a run waits for an answer', async () => {
   const stacks = await waitingRunStacks(await temporal.start(asks), 'thread-answer', 'clarification.asked');
   expect(deepest(stacks)).toBe(2);
-  expect(names(stacks, 'awaitAnswer', 'lead-clarification.ts')).toBe(true);
+  expect(hasFrame(stacks, 'lead-clarification.ts', 'awaitAnswer')).toBe(true);
 });
 
 test('by default the tab still names where a run waits for its subagent task', async () => {
   const stacks = await waitingRunStacks(await temporal.start(delegatesSlowly), 'thread-task', 'subagent.start');
   expect(deepest(stacks)).toBe(2);
-  expect(names(stacks, 'executeOnce', 'run-task.ts')).toBe(true);
+  expect(hasFrame(stacks, 'run-task.ts', 'executeOnce')).toBe(true);
 });
