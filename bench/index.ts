@@ -433,7 +433,9 @@ async function main(): Promise<void> {
       log(`N=${tasks}: ${warmup} warm-up + ${options.reps} reps x ${measured.length} variants in ${fixed((performance.now() - phaseStart) / 1000, 1)} s`);
       const rounds = options.serverRequestRounds;
       if (rounds > 0) log(`N=${tasks}: ${rounds} rounds of raw, raw lead shape and deerflow counted by the dev server ...`);
-      const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, rawLeadShape, df], tasks, rounds) : new Map<Variant, ServerRequests[]>();
+      // The idle window runs nothing: what the server does anyway in a window as long (pollers, timers).
+      const idle = variant('idle window', async () => []);
+      const serverRequests = rounds > 0 ? await countServerRequests(server.metricsUrl, [rawMatched, rawLeadShape, df, idle], tasks, rounds) : new Map<Variant, ServerRequests[]>();
       results.push({ tasks, plan: deerflow.plan(tasks), rawMatched, rawPerN, rawLeadShape, deerflow: df, inProcess, inProcessMiddleware, serverRequests });
       if (tasks === options.profileTasks) {
         const reps = options.profileReps;
