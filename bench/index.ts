@@ -51,7 +51,7 @@ const MAX_SUBAGENT_TOOL_CALLS = 25;
 /**
  * Tasks each variant runs unmeasured per N by default. A worker in service runs in steady state;
  * two repetitions of one task left deerflow's code still being compiled and its one-task runs
- * ~8% slower than after a hundred (bench/README.md, "Steady state before measuring").
+ * ~8% slower than after a hundred (bench/FINDINGS.md, "Steady state before measuring").
  */
 const WARMUP_TASKS = 100;
 const MIN_WARMUP_REPS = 2;

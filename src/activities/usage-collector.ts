@@ -12,7 +12,7 @@ import { addUsage, usageOfMessage, type TokenUsage } from '../contracts';
  * agent's own calls: the compaction summarizer is invoked from inside a `beforeModel` hook (and
  * the lead's from its step activity). A subagent execution attaches it to each model it builds
  * (the agent's and the summarizer's), not to the run's config: LangChain copies a run's handlers
- * into every runnable the graph invokes, about 1 ms of CPU per one-turn task (bench/README.md).
+ * into every runnable the graph invokes, about 1 ms of CPU per one-turn task (bench/FINDINGS.md).
  * Counting responses instead of summing the transcript keeps usage when compaction replaces
  * the messages that carried it.
  */

@@ -426,7 +426,7 @@ export type GatewayConfig = z.infer<typeof GatewayConfigSchema>;
  * The default `worker.workflow_stack_trace_limit`. The SDK's hook takes two of a promise's frames,
  * which leaves two: where the promise was made and its caller. The Stack Trace tab joins the stacks
  * of a waiting chain, so it still names the line of our code a waiting run waits on (a task, an
- * answer, a model step); the worker spends 6-9% less CPU per subagent task (bench/README.md).
+ * answer, a model step); the worker spends 6-9% less CPU per subagent task (bench/FINDINGS.md).
  */
 export const DEFAULT_WORKFLOW_STACK_TRACE_LIMIT = 4;
 

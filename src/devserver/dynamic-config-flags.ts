@@ -4,7 +4,7 @@
  * 20): once a few workflows have spent the burst, every workflow task and activity handed to
  * matching waits up to 50 ms for the next read. The limit protects a database shared by many shards'
  * readers; the dev server has one reader per queue on its own SQLite file. A reader with nothing to
- * read waits for a notification, so an idle server does no more work. Figures: bench/README.md
+ * read waits for a notification, so an idle server does no more work. Figures: bench/FINDINGS.md
  * ("The dev server's read limit").
  *
  * The `temporal` CLI also makes the dev server read its search attribute definitions from its
@@ -12,7 +12,7 @@
  * added while it runs work at once. Ours are all registered when it starts, before it reports ready,
  * so it caches them as a production server does: every workflow start, upsert and visibility record
  * with custom attributes (a batch item has all three) otherwise costs the server a cluster metadata
- * and a namespace read. Figures: bench/README.md ("Search attribute definitions cached").
+ * and a namespace read. Figures: bench/FINDINGS.md ("Search attribute definitions cached").
  */
 export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, number | boolean>> = {
   // Workflow and activity tasks on their way to matching.
