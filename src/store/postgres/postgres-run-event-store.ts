@@ -3,6 +3,7 @@ import { TASK_END_EVENT, type RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
 import { toStoredJson } from '../stored-json';
 import { withoutRowsAfterTaskEnd } from '../task-end-fence';
+import { writtenRunEvent } from '../written-run-event';
 import { LOCK_CLASS, withTransaction } from './postgres-database';
 
 interface Row {
@@ -79,16 +80,12 @@ export class PostgresRunEventStore implements RunEventStore {
         // A key repeated in the batch was written once, by its first row.
         if (row === undefined) return;
         stored.delete(e.dedupeKey);
-        written.push({
-          seq: Number(row.seq),
-          runId: e.runId,
-          threadId: e.threadId,
-          category: e.category,
-          event: e.event,
-          taskId: e.taskId,
-          createdAt: row.created_at.toISOString(),
-          payload: JSON.parse(payloads[i] ?? 'null') as unknown,
-        });
+        written.push(
+          writtenRunEvent(
+            { seq: Number(row.seq), runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt: row.created_at.toISOString() },
+            payloads[i] ?? 'null',
+          ),
+        );
       });
       return written.sort((a, b) => a.seq - b.seq);
     });

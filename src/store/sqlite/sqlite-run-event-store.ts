@@ -2,6 +2,7 @@ import { TASK_END_EVENT, type RunEvent } from '../../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type ListEventsQuery, type NewRunEvent, type RunEventStore } from '../run-event-store';
 import { toStoredJson } from '../stored-json';
 import { isFencedByTaskEnd, isSameTask, taskKeyOf, withoutRowsAfterTaskEnd } from '../task-end-fence';
+import { writtenRunEvent } from '../written-run-event';
 import type { SqliteDatabase } from './open-sqlite-database';
 import type { SqliteGroupCommit } from './sqlite-group-commit';
 
@@ -62,7 +63,7 @@ export class SqliteRunEventStore implements RunEventStore {
         if (info.changes === 0) continue;
         // seq is the rowid: the row just written has the last one.
         const seq = Number(info.lastInsertRowid);
-        written.push({ seq, runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt, payload: JSON.parse(payload) as unknown });
+        written.push(writtenRunEvent({ seq, runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt }, payload));
       }
       return written;
     };

@@ -52,6 +52,20 @@ export function runEventStoreSpec(init: StoresInit): void {
       ]);
     });
 
+    it("putBatch's rows hold the payload as stored, not the caller's object, and behave as plain rows", async () => {
+      const input = { s: 'a\u0000b', nested: { n: 1 } };
+      const rows = await stores().events.putBatch([event('kept', { payload: input }), event('undef', { payload: undefined })]);
+      input.nested.n = 2;
+      expect(rows.map((r) => r.payload)).toEqual([{ s: 'a\uFFFDb', nested: { n: 1 } }, null]);
+      expect(rows[0]!.payload).not.toBe(input);
+      // Read twice, the same value: a caller may keep what it read.
+      expect(rows[0]!.payload).toBe(rows[0]!.payload);
+      expect(rows).toEqual(await stores().events.listEvents({ runId: 'run-1' }));
+      expect(JSON.parse(JSON.stringify(rows))).toEqual(rows);
+      expect(rows.map((r) => ({ ...r }))).toEqual(rows);
+      expect(Object.keys(rows[0]!)).toContain('payload');
+    });
+
     it('skips an event whose dedupeKey exists: no row returned, nothing duplicated, first write kept', async () => {
       const [original] = await stores().events.putBatch([event('e1', { payload: { v: 'first' } })]);
       const retried = await stores().events.putBatch([event('e1', { payload: { v: 'second' } }), event('e2')]);
