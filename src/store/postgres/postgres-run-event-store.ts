@@ -80,12 +80,7 @@ export class PostgresRunEventStore implements RunEventStore {
         // A key repeated in the batch was written once, by its first row.
         if (row === undefined) return;
         stored.delete(e.dedupeKey);
-        written.push(
-          writtenRunEvent(
-            { seq: Number(row.seq), runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt: row.created_at.toISOString() },
-            payloads[i] ?? 'null',
-          ),
-        );
+        written.push(writtenRunEvent(e, Number(row.seq), row.created_at.toISOString(), payloads[i] ?? 'null'));
       });
       return written.sort((a, b) => a.seq - b.seq);
     });

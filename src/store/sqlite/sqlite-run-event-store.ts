@@ -63,7 +63,7 @@ export class SqliteRunEventStore implements RunEventStore {
         if (info.changes === 0) continue;
         // seq is the rowid: the row just written has the last one.
         const seq = Number(info.lastInsertRowid);
-        written.push(writtenRunEvent({ seq, runId: e.runId, threadId: e.threadId, category: e.category, event: e.event, taskId: e.taskId, createdAt }, payload));
+        written.push(writtenRunEvent(e, seq, createdAt, payload));
       }
       return written;
     };
