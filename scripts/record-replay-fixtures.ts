@@ -86,6 +86,12 @@ const DELEGATION_LIMIT = { subagents: { max_total_per_run: 3 } };
 /** The delegation-limit config with the lead's model steps as local activities. */
 const LOCAL_MODEL_STEPS = { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } };
 
+/** A general-purpose subagent token budget that one turn using 1,100 tokens spends (token_capped). */
+const TINY_TOKEN_BUDGET = { subagents: { agents: { 'general-purpose': { token_budget: { enabled: true, max_tokens: 1000, warn_threshold: 0.5 } } } } };
+
+/** Up to 20 lead turns of one task each, continuing as new at 100 history events. */
+const CONTINUE_AS_NEW_AT_100 = { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } };
+
 /** Item 01 runs for 4 s while the batch continues as new around it (patch "batch-items-outlive-runs"). */
 const OUTLIVE_BATCH = { item: null, items: [{ key: '01', prompt: 'slow item' }, ...batchItems(20).slice(1)], maxRunningItems: 2, maxLiveItems: 3, historyEventLimit: 100 };
 
@@ -514,7 +520,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Patch "lead-outcomes-in-step": the first execution of a lead run delegating one task per turn with a history limit of 100 events: each task\'s outcome is written by the next step, the last one by recordToolOutcome before the run continues as new.',
     scenario: () => ({ lead: [{ tool_calls: [task(1)], repeat: 11 }, { content: 'done' }] }),
-    config: { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } },
+    config: CONTINUE_AS_NEW_AT_100,
     execution: 'first',
   },
   'outcomes-in-step-local': {
@@ -523,6 +529,45 @@ const RECIPES: Record<string, FixtureRecipe> = {
       'Patches "lead-outcomes-in-step" and "lead-local-model-steps": the delegation-limit run with local model steps; the step after each response is a leadModelStepWithOutcomes local activity.',
     scenario: () => RECIPES['delegation-limit']!.scenario(),
     config: LOCAL_MODEL_STEPS,
+  },
+  'task-attributes-after-step': {
+    file: 'lead-task-attributes-after-step.json',
+    description:
+      'Patch "lead-task-attributes-after-step" (its one marker standing for every lead patch): one response delegating to bash (answers at once) and general-purpose (after 500 ms, over its token budget: token_capped), then one more general-purpose task, then the answer. The first burst upserts the subagents when it is known; the last one, left to leadModelStepWithOutcomes, leaves its stop reason to the workflow task that handles that step\'s response, before the next task is scheduled; the closing upsert holds the status alone.',
+    scenario: () => ({
+      lead: [{ tool_calls: [{ ...task(1), args: { ...task(1).args, subagent_type: 'bash' } }, task(2)] }, { tool_calls: [task(3)] }, { content: 'all done' }],
+      subagents: [
+        { match: 'Job 2', turns: [{ content: 'slow', delay_ms: 500, tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } }] },
+        { match: '*', turns: [{ content: 'fast' }] },
+      ],
+    }),
+    config: TINY_TOKEN_BUDGET,
+  },
+  'task-attributes-after-step-one-task': {
+    file: 'lead-task-attributes-after-step-one-task.json',
+    description:
+      'Patch "lead-task-attributes-after-step": a one-task run whose subagent ends token_capped: the workflow task that learns the outcome schedules leadModelStepWithOutcomes alone; the subagent and its stop reason go with the closing upsert.',
+    scenario: () => ({
+      lead: [{ tool_calls: [task(1)] }, { content: 'Job 1 is done.' }],
+      subagents: [{ match: '*', turns: [{ content: 'short', tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } }] }],
+    }),
+    config: TINY_TOKEN_BUDGET,
+  },
+  'task-attributes-after-step-cancel': {
+    file: 'lead-task-attributes-after-step-cancel.json',
+    description:
+      'Patch "lead-task-attributes-after-step": a run cancelled while the step that carries its task\'s outcome waits on the model: it writes the outcome itself, and its closing upsert (cancelled) carries the task\'s subagent.',
+    scenario: () => RECIPES['outcomes-in-step-cancel']!.scenario(),
+    actAfter: { events: ['subagent.end'], count: 1, action: { kind: 'cancel' } },
+    expectStatus: 'cancelled',
+  },
+  'task-attributes-after-step-continue-as-new': {
+    file: 'lead-task-attributes-after-step-continue-as-new.json',
+    description:
+      'Patch "lead-task-attributes-after-step": the first execution of the outcomes-in-step-continue-as-new run (one task per turn, a history limit of 100 events): it continues as new with the attributes its last response left for the next step.',
+    scenario: () => RECIPES['outcomes-in-step-continue-as-new']!.scenario(),
+    config: CONTINUE_AS_NEW_AT_100,
+    execution: 'first',
   },
   'lead-tool-search': {
     file: 'lead-tool-search.json',

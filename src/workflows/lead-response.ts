@@ -1,4 +1,5 @@
 import { CancellationScope, executeChild, isCancellation, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import type { SearchAttributePair } from '@temporalio/common';
 import type { AdmissionDecision, AdmissionSnapshot, LeadBatch, LeadCallRef, LeadToolState, TaskState, ToolCall, ToolOutcome } from '../contracts';
 import { decideAdmission } from '../contracts/admission';
 import { pendingBatchCounts } from '../contracts/batch-counts';
@@ -309,10 +310,22 @@ async function recordTaskEnd(run: LeadRunContext, ref: LeadCallRef, task: TaskSt
 
 /**
  * Once per burst of outcomes (patch `batched-task-bookkeeping`): the current details, and the tasks' search
- * attributes when they changed (an upsert is a history event; most bursts change nothing).
+ * attributes when they changed (an upsert is a history event; most bursts change nothing). A burst
+ * left to the next model step leaves them to the run's next upsert too (patch
+ * `lead-task-attributes-after-step`): the workflow task that learned it schedules that step alone.
  */
-export function publishTaskProgress(run: LeadRunContext): void {
+export function publishTaskProgress(run: LeadRunContext, leftToStep: boolean): void {
   setCurrentDetails(progressDetails(run.state));
-  const changed = changedSearchAttributes(workflowInfo().typedSearchAttributes, taskSearchAttributes(run.state.tasks));
+  if (!(leftToStep && run.attributesAfterStep)) upsertTaskAttributes(run);
+}
+
+/** Upserts the tasks' search attributes that changed since the run's last upsert, if any. */
+export function upsertTaskAttributes(run: LeadRunContext): void {
+  const changed = changedTaskAttributes(run);
   if (changed.length > 0) upsertSearchAttributes(changed);
+}
+
+/** The tasks' search attributes (with the run's own stop reason, when given) that differ from the run's current ones. */
+export function changedTaskAttributes(run: LeadRunContext, runStopReason: string | null = null): SearchAttributePair[] {
+  return changedSearchAttributes(workflowInfo().typedSearchAttributes, taskSearchAttributes(run.state.tasks, runStopReason));
 }

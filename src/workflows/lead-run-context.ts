@@ -58,6 +58,12 @@ export interface LeadRunContext {
   readonly clarifies: boolean;
   /** The answer to `state.question`, once update `answerClarification` delivered it. */
   answer: string | null;
+  /**
+   * Runs started after patch `lead-task-attributes-after-step` upsert the tasks' search attributes a
+   * response's last outcomes change with the run's next upsert, not in the workflow task that
+   * learned them.
+   */
+  readonly attributesAfterStep: boolean;
   /** Model steps as local activities (`modelSteps: local`, patch `lead-local-model-steps`). */
   readonly localModelSteps: boolean;
 }

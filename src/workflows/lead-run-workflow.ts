@@ -9,6 +9,7 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { SearchAttributePair } from '@temporalio/common';
 import type { CallOutcome, LeadCallRef, LeadModelStepInput, LeadModelTurn, LeadRunInput, LeadRunState, ToolOutcome } from '../contracts';
 import { addUsage } from '../contracts/add-usage';
 import { INVALID_INPUT_TYPE } from '../contracts/failure-types';
@@ -25,12 +26,13 @@ import { inputSchemas } from './input-schemas';
 import type { LeadRunContext } from './lead-run-context';
 import { awaitAnswer } from './lead-clarification';
 import { registerLeadRunHandlers } from './lead-run-handlers';
-import { publishTaskProgress, runLeadResponse } from './lead-response';
+import { changedTaskAttributes, publishTaskProgress, runLeadResponse, upsertTaskAttributes } from './lead-response';
 import { toolListIncludes } from '../contracts/tool-patterns';
 import { WORKFLOW_PATCHES, type LeadPatchId } from './patches';
 import { newLeadRunState } from './new-lead-run-state';
 import { writtenByNextStep } from './outcomes-for-next-step';
 import { progressDetails } from './progress-details';
+import { stopReasons } from './task-search-attributes';
 import { ToolOutcomeWriter } from './tool-outcome-writer';
 
 /**
@@ -48,8 +50,9 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
   // A continued run picks up where the previous execution stopped: the whole state, not the history.
   const state: LeadRunState = input.resume ? { ...input.resume.state, status: 'running' } : newLeadRunState(input.runId, input.threadId);
   // Decided first: a run started since records one marker instead of one per lead patch, the
-  // latest such marker, which stands for the patches of the one before it too.
-  const outcomesInStep = patched(WORKFLOW_PATCHES.leadOutcomesInStep);
+  // latest such marker, which stands for the patches of the ones before it too.
+  const attributesAfterStep = patched(WORKFLOW_PATCHES.leadTaskAttributesAfterStep);
+  const outcomesInStep = attributesAfterStep || patched(WORKFLOW_PATCHES.leadOutcomesInStep);
   const allPatches = outcomesInStep || patched(WORKFLOW_PATCHES.leadPatchesInOne);
   const hasPatch = (id: LeadPatchId): boolean => allPatches || patched(id);
   // Decided once: runs recorded before it keyed calls by the provider's ids and had no lead tools.
@@ -73,10 +76,11 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     outcomes: batched ? new ToolOutcomeWriter(input.threadId, input.runId, leaveToStep) : null,
     clarifies: hasPatch(WORKFLOW_PATCHES.leadClarification),
     answer: null,
+    attributesAfterStep,
     localModelSteps: input.modelSteps === 'local' && patched(WORKFLOW_PATCHES.leadLocalModelSteps),
   };
   // Never settles: it waits for outcomes as long as the run lives.
-  if (run.outcomes !== null) void run.outcomes.run(() => publishTaskProgress(run));
+  if (run.outcomes !== null) void run.outcomes.run((leftToStep) => publishTaskProgress(run, leftToStep));
   // Decided here, at start, like the others: a run started without its identifying attributes (by a
   // plain Temporal client) gets them in the same upsert as its status, one command either way.
   const identity = hasPatch(WORKFLOW_PATCHES.identitySearchAttributes)
@@ -93,20 +97,24 @@ export async function leadRunWorkflow(rawInput: LeadRunInput): Promise<LeadRunSt
     state.error = failureMessage(err);
     await run.outcomes?.writeLeftForStep();
     await closeOpenCalls(run, state.status === 'cancelled' ? 'cancelled' : 'not run: the run failed');
-    upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }]);
+    upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }, ...(run.attributesAfterStep ? closingAttributes(run) : [])]);
     throw err;
   }
-  upsertSearchAttributes([
-    { key: SA_RUN_STATUS, value: state.status },
-    // Guarded runs also make their own stop reason searchable, next to their tasks' ones.
-    ...(run.guarded && state.stopReason !== null ? [{ key: SA_STOP_REASONS, value: runStopReasons(state) }] : []),
-  ]);
+  upsertSearchAttributes([{ key: SA_RUN_STATUS, value: state.status }, ...closingAttributes(run)]);
   setCurrentDetails(progressDetails(state));
   return state;
 }
 
-function runStopReasons(state: LeadRunState): string[] {
-  return [...new Set([...state.tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : [])), ...(state.stopReason ? [state.stopReason] : [])])];
+/**
+ * What the run's closing upsert carries beside its status. Guarded runs make their own stop reason
+ * searchable, next to their tasks' ones; since patch `lead-task-attributes-after-step` the upsert
+ * also carries the tasks' attributes the run left for it, and only what changed.
+ */
+function closingAttributes(run: LeadRunContext): SearchAttributePair[] {
+  const { state } = run;
+  const runStopReason = run.guarded ? state.stopReason : null;
+  if (run.attributesAfterStep) return changedTaskAttributes(run, runStopReason);
+  return runStopReason === null ? [] : [{ key: SA_STOP_REASONS, value: stopReasons(state.tasks, runStopReason) }];
 }
 
 async function runLoop(run: LeadRunContext): Promise<void> {
@@ -169,6 +177,8 @@ async function runLoop(run: LeadRunContext): Promise<void> {
       }
       break;
     }
+    // What the last response's outcomes changed, left for this workflow task (see `publishTaskProgress`).
+    if (run.attributesAfterStep) upsertTaskAttributes(run);
     toolOutcomes = await runLeadResponse(run, step.toolCalls, ids, turn, admission);
     if (state.question !== null && !(await awaitAnswer(run))) return;
   }
@@ -199,7 +209,9 @@ async function continueAsNewIfDue(run: LeadRunContext, turn: number): Promise<vo
   // The last response's outcomes are written here: the next execution's first step gets none.
   await run.outcomes?.writeLeftForStep();
   const resume = { turn, state: { ...run.state }, guards, continuedRuns: (run.input.resume?.continuedRuns ?? 0) + 1 };
-  const next = makeContinueAsNewFunc<typeof leadRunWorkflow>({ typedSearchAttributes: info.typedSearchAttributes });
+  // Attributes the last response's outcomes changed go with the next execution's start.
+  const typedSearchAttributes = run.attributesAfterStep ? info.typedSearchAttributes.updateCopy(changedTaskAttributes(run)) : info.typedSearchAttributes;
+  const next = makeContinueAsNewFunc<typeof leadRunWorkflow>({ typedSearchAttributes });
   await next({ ...run.input, resume });
 }
 

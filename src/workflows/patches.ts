@@ -94,6 +94,16 @@ export const WORKFLOW_PATCHES = {
    */
   leadOutcomesInStep: 'lead-outcomes-in-step',
   /**
+   * The tasks' search attributes a response's last outcomes change (`DeerflowSubagents`,
+   * `DeerflowStopReasons`) are not upserted in the workflow task that learned them, which only
+   * schedules the next model step: they go in the workflow task that handles that step's response,
+   * before its calls run, or with the run's closing upsert, or into the attributes it continues as
+   * new with. An upsert there is a visibility write of its own, the one a one-task run made between
+   * its start and its close (see bench/FINDINGS.md). Like {@link leadOutcomesInStep}, and instead of
+   * it, this one marker stands for every lead patch: a run started since records it alone.
+   */
+  leadTaskAttributesAfterStep: 'lead-task-attributes-after-step',
+  /**
    * A run started with `modelSteps: local` runs its model steps as local activities. Asked only by
    * such runs (one more marker for them alone); a run whose first workflow task a worker from before
    * it ran took regular activities, and keeps them on replay.
@@ -101,7 +111,10 @@ export const WORKFLOW_PATCHES = {
   leadLocalModelSteps: 'lead-local-model-steps',
 } as const;
 
-/** The lead patches {@link WORKFLOW_PATCHES.leadPatchesInOne} (and {@link WORKFLOW_PATCHES.leadOutcomesInStep}) stand for. */
+/**
+ * The lead patches {@link WORKFLOW_PATCHES.leadPatchesInOne} (and {@link WORKFLOW_PATCHES.leadOutcomesInStep},
+ * {@link WORKFLOW_PATCHES.leadTaskAttributesAfterStep}) stand for.
+ */
 export type LeadPatchId = (typeof WORKFLOW_PATCHES)[
   | 'delegationLimit'
   | 'pollingSafetyNet'

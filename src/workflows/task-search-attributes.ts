@@ -6,12 +6,20 @@ function unique(values: readonly string[]): string[] {
   return [...new Set(values)];
 }
 
-/** What a lead run's tasks make searchable (pure): the subagents it used and their stop reasons. */
-export function taskSearchAttributes(tasks: readonly TaskState[]): SearchAttributePair[] {
+/**
+ * What a lead run's tasks make searchable (pure): the subagents it used and their stop reasons,
+ * after them the run's own stop reason when it has one.
+ */
+export function taskSearchAttributes(tasks: readonly TaskState[], runStopReason: string | null = null): SearchAttributePair[] {
   return [
     { key: SA_SUBAGENTS, value: unique(tasks.flatMap((t) => (t.subagent ? [t.subagent] : []))) },
-    { key: SA_STOP_REASONS, value: unique(tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : []))) },
+    { key: SA_STOP_REASONS, value: stopReasons(tasks, runStopReason) },
   ];
+}
+
+/** The tasks' stop reasons, each once in the order they first came, then the run's own (pure). */
+export function stopReasons(tasks: readonly TaskState[], runStopReason: string | null): string[] {
+  return unique([...tasks.flatMap((t) => (t.stopReason ? [t.stopReason] : [])), ...(runStopReason ? [runStopReason] : [])]);
 }
 
 type AttributeValue = SearchAttributePair['value'] | undefined;

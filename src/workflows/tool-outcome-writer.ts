@@ -76,18 +76,20 @@ export class ToolOutcomeWriter {
   }
 
   /**
-   * The writer's loop, for the run's lifetime; `onBurst` runs once per burst, before its write.
-   * Non-cancellable, like every outcome write: a cancelled run's outcomes are written too.
+   * The writer's loop, for the run's lifetime; `onBurst` runs once per burst, before its write, told
+   * whether the burst is left to the next model step. Non-cancellable, like every outcome write: a
+   * cancelled run's outcomes are written too.
    */
-  run(onBurst: () => void): Promise<never> {
+  run(onBurst: (leftToStep: boolean) => void): Promise<never> {
     return CancellationScope.nonCancellable(async () => {
       for (;;) {
         await condition(() => this.#pending.length > 0);
         await activationSettled();
         const burst = this.#pending.splice(0);
-        onBurst();
         const outcomes = burst.map(({ callId, outcome }) => ({ callId, outcome }));
-        if (this.leaveToStep?.(outcomes)) {
+        const leftToStep = this.leaveToStep?.(outcomes) ?? false;
+        onBurst(leftToStep);
+        if (leftToStep) {
           // Settled now: the response is done, and the workflow task that learned its last
           // outcomes schedules the step that writes them, with no local activity before it.
           this.#leftForStep.push(...outcomes);

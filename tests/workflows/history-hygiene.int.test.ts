@@ -86,7 +86,7 @@ test('a new lead run records one patch marker for every lead patch, and one Temp
   expect(state.tasks.map((t) => t.status)).toEqual(['completed', 'completed', 'completed']);
 
   const events = (await env.client.workflow.getHandle(workflowId).fetchHistory()).events ?? [];
-  expect(patchIds(events)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
+  expect(patchIds(events)).toEqual([WORKFLOW_PATCHES.leadTaskAttributesAfterStep]);
   const changeVersions = events.filter((e) => e.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields?.['TemporalChangeVersion'] !== undefined);
   expect(changeVersions).toHaveLength(1);
 });

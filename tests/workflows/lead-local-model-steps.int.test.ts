@@ -35,8 +35,8 @@ test('model_steps: local runs each lead model step as a local activity: same run
   // The second step writes the task's outcome first (patch lead-outcomes-in-step), as a local activity too.
   expect(scheduledActivityTypes(regularEvents)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
   expect(localActivityTypes(localEvents)).toEqual(['leadModelStep', 'leadModelStepWithOutcomes']);
-  expect(patchIds(localEvents)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep, WORKFLOW_PATCHES.leadLocalModelSteps]);
-  expect(patchIds(regularEvents)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
+  expect(patchIds(localEvents)).toEqual([WORKFLOW_PATCHES.leadTaskAttributesAfterStep, WORKFLOW_PATCHES.leadLocalModelSteps]);
+  expect(patchIds(regularEvents)).toEqual([WORKFLOW_PATCHES.leadTaskAttributesAfterStep]);
   expect(count(localEvents, 'workflowTaskCompletedEventAttributes')).toBe(count(regularEvents, 'workflowTaskCompletedEventAttributes') - 2);
   expect(localThread).toEqual(await thread(regular, 'thread-regular'));
   expect(localThread.map(([type]) => type)).toEqual(['human', 'ai', 'tool', 'ai']);

@@ -36,7 +36,7 @@ test("a one-task run: the task's outcome is written by the next model step, with
   expect(state.tasks.map((t) => [t.taskId, t.status, t.resultBrief])).toEqual([['0.0', 'completed', 'ok']]);
 
   const events = await historyOf(workflowId);
-  expect(patchIds(events)).toEqual([WORKFLOW_PATCHES.leadOutcomesInStep]);
+  expect(patchIds(events)).toEqual([WORKFLOW_PATCHES.leadTaskAttributesAfterStep]);
   expect(scheduledActivityTypes(events)).toEqual(['leadModelStep', 'runSubagent', 'leadModelStepWithOutcomes']);
   expect(carried(events)).toEqual([['0.0']]);
   expect(localActivityTypes(events)).toEqual([]);

@@ -2,7 +2,7 @@ import { TypedSearchAttributes } from '@temporalio/common';
 import type { TaskState } from '../../../src/contracts';
 import { SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS } from '../../../src/contracts/search-attributes';
 import { newTaskState } from '../../../src/workflows/new-lead-run-state';
-import { changedSearchAttributes, taskSearchAttributes } from '../../../src/workflows/task-search-attributes';
+import { changedSearchAttributes, stopReasons, taskSearchAttributes } from '../../../src/workflows/task-search-attributes';
 
 const task = (taskId: string, subagent: string, stopReason: TaskState['stopReason'] = null): TaskState => ({
   ...newTaskState(taskId, 0, subagent, taskId),
@@ -16,6 +16,19 @@ describe('taskSearchAttributes', () => {
       { key: SA_SUBAGENTS, value: ['bash', 'general-purpose'] },
       { key: SA_STOP_REASONS, value: ['turn_capped', 'token_capped'] },
     ]);
+  });
+});
+
+describe('taskSearchAttributes with the run stop reason', () => {
+  it("adds the run's own stop reason after its tasks' ones, once", () => {
+    const tasks = [task('0.0', 'bash', 'turn_capped'), task('0.1', 'bash', 'loop_capped')];
+    expect(taskSearchAttributes(tasks, 'subagent_limit_capped')).toEqual([
+      { key: SA_SUBAGENTS, value: ['bash'] },
+      { key: SA_STOP_REASONS, value: ['turn_capped', 'loop_capped', 'subagent_limit_capped'] },
+    ]);
+    expect(stopReasons(tasks, 'loop_capped')).toEqual(['turn_capped', 'loop_capped']);
+    expect(stopReasons([], 'token_capped')).toEqual(['token_capped']);
+    expect(stopReasons(tasks, null)).toEqual(['turn_capped', 'loop_capped']);
   });
 });
 
