@@ -26,12 +26,16 @@ function attributes(fields: Record<string, { data?: Uint8Array | null }> | null 
   );
 }
 
-/**
- * A history as the run's workflow tasks, each the activities it scheduled and what it upserted (an
- * upsert of the SDK's TemporalChangeVersion alone is left out), and how the execution closed.
- */
-function workflowTasks(events: readonly HistoryEvent[]): Array<Record<string, unknown>> {
-  const tasks: Array<{ schedules: string[]; upserts: Array<Record<string, unknown>>; closes?: string }> = [];
+/** One workflow task of a history: the activities it scheduled, what it upserted, and the close it made. */
+interface WorkflowTaskCommands {
+  schedules: string[];
+  upserts: Array<Record<string, unknown>>;
+  closes?: string;
+}
+
+/** A history as its workflow tasks' commands (an upsert of the SDK's TemporalChangeVersion alone is left out). */
+function workflowTasks(events: readonly HistoryEvent[]): WorkflowTaskCommands[] {
+  const tasks: WorkflowTaskCommands[] = [];
   for (const event of events) {
     const current = tasks.at(-1);
     if (event.workflowTaskCompletedEventAttributes) tasks.push({ schedules: [], upserts: [] });
@@ -127,7 +131,7 @@ test('a run cancelled during the step that carries its last outcomes upserts the
 test('a run that continues as new after a response carries the attributes its last outcomes changed into the next execution', async () => {
   const config = { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } };
   const subagents = [{ match: '*', turns: [{ content: 'ok' }] }];
-  /** The first execution's history of a run started with this lead script. */
+  /** Starts a run on `harness`, waits for its end, and reads its first execution's history. */
   const firstExecution = async (harness: Harness, threadId: string) => {
     const started = await harness.client.startRun({ message: 'go', threadId, runId: 'run-1' });
     await started.handle.result();
@@ -153,7 +157,7 @@ test('a run that continues as new after a response carries the attributes its la
 
   expect(runSubagents(events)).toBe(turnsBefore);
   // Left to a step that the first execution never ran: no upsert there named bash ...
-  expect(workflowTasks(events).flatMap((t) => t.upserts as Array<Record<string, unknown>>)).toEqual([{ DeerflowRunStatus: 'running' }, { DeerflowSubagents: ['general-purpose'] }]);
+  expect(workflowTasks(events).flatMap((t) => t.upserts)).toEqual([{ DeerflowRunStatus: 'running' }, { DeerflowSubagents: ['general-purpose'] }]);
   // ... and the continuation started the next execution with it.
   const continued = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes;
   expect(attributes(continued?.searchAttributes?.indexedFields)).toMatchObject({ DeerflowSubagents: ['general-purpose', 'bash'] });
