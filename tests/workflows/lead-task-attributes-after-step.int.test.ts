@@ -1,7 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS } from '../../src/contracts';
 import { WORKFLOW_PATCHES } from '../../src/workflows/patches';
-import type { Harness } from '../support/harness';
 import { decodeJson, patchIds, type HistoryEvent } from '../support/history-events';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
@@ -129,38 +128,34 @@ test('a run cancelled during the step that carries its last outcomes upserts the
 });
 
 test('a run that continues as new after a response carries the attributes its last outcomes changed into the next execution', async () => {
-  const config = { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } };
-  const subagents = [{ match: '*', turns: [{ content: 'ok' }] }];
-  /** Starts a run on `harness`, waits for its end, and reads its first execution's history. */
-  const firstExecution = async (harness: Harness, threadId: string) => {
-    const started = await harness.client.startRun({ message: 'go', threadId, runId: 'run-1' });
-    await started.handle.result();
-    return { workflowId: started.workflowId, events: await historyOf(started.workflowId, started.handle.firstExecutionRunId) };
-  };
-  const runSubagents = (events: readonly HistoryEvent[]) => events.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'runSubagent').length;
-
-  // The same run shape twice: first to learn how many responses the first execution handles.
-  const probe = await temporal.start({ lead: [{ tool_calls: [task(1)], repeat: 11 }, { content: 'done' }], subagents }, config);
-  const turnsBefore = runSubagents((await firstExecution(probe, 'thread-probe')).events);
-  expect(turnsBefore).toBeGreaterThan(1);
-  expect(turnsBefore).toBeLessThan(11);
-  await probe.close();
-
-  // The first execution's last response delegates to bash, a subagent the run had not used.
-  const subagentOf = (turn: number) => (turn === turnsBefore - 1 ? 'bash' : 'general-purpose');
-  const lead = [...Array.from({ length: 11 }, (_, turn) => ({ tool_calls: [task(turn, subagentOf(turn))] })), { content: 'done' }];
-  const harness = await temporal.start({ lead, subagents }, config);
-  const { workflowId, events } = await firstExecution(harness, 'thread-continued');
-  const state = await harness.client.getState(workflowId);
+  // 40 tasks in the first response put its history past the limit of 100 events, so the run
+  // continues as new before its second step. The slow one ends last, token_capped: its stop reason
+  // is the attribute the response's last burst changes.
+  const tasks = Array.from({ length: 40 }, (_, n) => task(n));
+  const harness = await temporal.start(
+    {
+      lead: [{ tool_calls: tasks }, { content: 'done' }],
+      subagents: [
+        { match: 'Job 39:', turns: [{ ...overBudget('slow'), delay_ms: 2_000 }] },
+        { match: '*', turns: [{ content: 'fast' }] },
+      ],
+    },
+    { ...TINY_BUDGET, subagents: { ...TINY_BUDGET.subagents, max_total_per_run: 50 }, subagent_runtime: { max_running: 40 }, lead_runs: { history_event_limit: 100 } },
+  );
+  const started = await harness.client.startRun({ message: 'go', threadId: 'thread-continued', runId: 'run-1' });
+  await started.handle.result();
+  const state = await harness.client.getState(started.workflowId);
   expect(state.status).toBe('completed');
-  expect(state.tasks.map((t) => t.subagent)).toEqual(Array.from({ length: 11 }, (_, turn) => subagentOf(turn)));
+  expect(state.tasks.filter((t) => t.status === 'completed')).toHaveLength(40);
+  expect(state.tasks.flatMap((t) => (t.stopReason ? [[t.taskId, t.stopReason]] : []))).toEqual([['0.39', 'token_capped']]);
 
-  expect(runSubagents(events)).toBe(turnsBefore);
-  // Left to a step that the first execution never ran: no upsert there named bash ...
+  const events = await historyOf(started.workflowId, started.handle.firstExecutionRunId);
+  const continued = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes;
+  expect(continued).toBeTruthy();
+  // The first execution never ran the step its last burst was left to: no upsert there holds the stop reason ...
   expect(workflowTasks(events).flatMap((t) => t.upserts)).toEqual([{ DeerflowRunStatus: 'running' }, { DeerflowSubagents: ['general-purpose'] }]);
   // ... and the continuation started the next execution with it.
-  const continued = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes;
-  expect(attributes(continued?.searchAttributes?.indexedFields)).toMatchObject({ DeerflowSubagents: ['general-purpose', 'bash'] });
-  const description = await temporal.env().client.workflow.getHandle(workflowId).describe();
-  expect(description.typedSearchAttributes.get(SA_SUBAGENTS)).toEqual(['general-purpose', 'bash']);
+  expect(attributes(continued?.searchAttributes?.indexedFields)).toMatchObject({ DeerflowSubagents: ['general-purpose'], DeerflowStopReasons: ['token_capped'] });
+  const description = await started.handle.describe();
+  expect(description.typedSearchAttributes.get(SA_STOP_REASONS)).toEqual(['token_capped']);
 });
