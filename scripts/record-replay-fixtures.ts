@@ -73,7 +73,7 @@ interface FixtureRecipe {
 const delegationOnlyDemo = () =>
   parse(readFileSync(join(findProjectRoot(), 'tests', 'fixtures', 'scenarios', 'demo-delegation-only.yaml'), 'utf8')) as Record<string, unknown>;
 
-const task = (n: number) => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: 'general-purpose' } });
+const task = (n: number, subagent = 'general-purpose') => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: subagent } });
 
 const batchItems = (count: number) => Array.from({ length: count }, (_, i) => ({ key: String(i + 1).padStart(2, '0'), prompt: `Item ${i + 1}` }));
 
@@ -86,8 +86,10 @@ const DELEGATION_LIMIT = { subagents: { max_total_per_run: 3 } };
 /** The delegation-limit config with the lead's model steps as local activities. */
 const LOCAL_MODEL_STEPS = { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } };
 
-/** A general-purpose subagent token budget that one turn using 1,100 tokens spends (token_capped). */
+/** A general-purpose subagent token budget that one {@link overBudget} turn spends (token_capped). */
 const TINY_TOKEN_BUDGET = { subagents: { agents: { 'general-purpose': { token_budget: { enabled: true, max_tokens: 1000, warn_threshold: 0.5 } } } } };
+/** A subagent turn of 1,100 tokens whose tool call the budget strips. */
+const overBudget = (content: string) => ({ content, tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } });
 
 /** Up to 20 lead turns of one task each, continuing as new at 100 history events. */
 const CONTINUE_AS_NEW_AT_100 = { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } };
@@ -212,7 +214,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Delegation limit (patch "delegation-limit"): 5 task calls with a per-response limit of 3 (2 dropped), then 2 more with a run total of 3 (budget used up: both stripped, note, stop).',
     scenario: () => ({
-      lead: [{ tool_calls: [1, 2, 3, 4, 5].map(task) }, { content: 'Again.', tool_calls: [6, 7].map(task) }, { content: 'unused' }],
+      lead: [{ tool_calls: [1, 2, 3, 4, 5].map((n) => task(n)) }, { content: 'Again.', tool_calls: [6, 7].map((n) => task(n)) }, { content: 'unused' }],
       subagents: [{ match: '*', turns: [{ content: 'done' }] }],
     }),
     config: DELEGATION_LIMIT,
@@ -535,9 +537,9 @@ const RECIPES: Record<string, FixtureRecipe> = {
     description:
       'Patch "lead-task-attributes-after-step" (its one marker standing for every lead patch): one response delegating to bash (answers at once) and general-purpose (after 500 ms, over its token budget: token_capped), then one more general-purpose task, then the answer. The first burst upserts the subagents when it is known; the last one, left to leadModelStepWithOutcomes, leaves its stop reason to the workflow task that handles that step\'s response, before the next task is scheduled; the closing upsert holds the status alone.',
     scenario: () => ({
-      lead: [{ tool_calls: [{ ...task(1), args: { ...task(1).args, subagent_type: 'bash' } }, task(2)] }, { tool_calls: [task(3)] }, { content: 'all done' }],
+      lead: [{ tool_calls: [task(1, 'bash'), task(2)] }, { tool_calls: [task(3)] }, { content: 'all done' }],
       subagents: [
-        { match: 'Job 2', turns: [{ content: 'slow', delay_ms: 500, tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } }] },
+        { match: 'Job 2', turns: [{ ...overBudget('slow'), delay_ms: 500 }] },
         { match: '*', turns: [{ content: 'fast' }] },
       ],
     }),
@@ -549,7 +551,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
       'Patch "lead-task-attributes-after-step": a one-task run whose subagent ends token_capped: the workflow task that learns the outcome schedules leadModelStepWithOutcomes alone; the subagent and its stop reason go with the closing upsert.',
     scenario: () => ({
       lead: [{ tool_calls: [task(1)] }, { content: 'Job 1 is done.' }],
-      subagents: [{ match: '*', turns: [{ content: 'short', tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } }] }],
+      subagents: [{ match: '*', turns: [overBudget('short')] }],
     }),
     config: TINY_TOKEN_BUDGET,
   },
