@@ -1,6 +1,5 @@
 import { AIMessage, HumanMessage, mapChatMessagesToStoredMessages, mapStoredMessageToChatMessage, SystemMessage } from '@langchain/core/messages';
 import type { StructuredToolInterface } from '@langchain/core/tools';
-import { log } from '@temporalio/activity';
 import { bindLeadTools } from '../mcp';
 import { TASK_TOOL_NAME, type LeadModelStepInput, type LeadModelStepWithOutcomesInput, type LeadModelTurn } from '../contracts';
 import { askClarificationToolSpec, batchTaskToolSpec, formatPromptDate, taskToolSpec, type FunctionToolSpec } from '../prompts';
@@ -12,9 +11,8 @@ import { readAdmissionSnapshot, warmAdmissionSnapshot } from './admit-subagents'
 import { withHeartbeats } from './heartbeat';
 import { parseActivityInput } from './parse-activity-input';
 import { toAiMessage, toLeadTurn } from './lead-turn';
-import { prepareToolOutcomes, type PreparedToolOutcomes } from './record-tool-outcome';
-import { HeldStepWrites } from './held-step-writes';
-import type { KeyedMessage } from './thread-writes';
+import { writeToolOutcomes } from './record-tool-outcome';
+import { putThreadMessages } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
 import { threadLedger } from './thread-ledger';
 import { leadRequestHistory } from './lead-compaction';
@@ -33,42 +31,26 @@ export function createLeadModelStep(deps: ActivityDeps) {
 }
 
 /**
- * Builds the `leadModelStepWithOutcomes` activity: the model step, writing the outcomes of the
- * previous response's last calls before its answer (keyed, so a retry writes nothing twice and a
- * step that stored its answer finds them written).
+ * Builds the `leadModelStepWithOutcomes` activity: the outcomes of the previous response's last
+ * calls, written first (keyed, so a retry writes nothing twice and a step that stored its answer
+ * finds them written), then the model step.
  */
 export function createLeadModelStepWithOutcomes(deps: ActivityDeps) {
   return async function leadModelStepWithOutcomes(raw: LeadModelStepWithOutcomesInput): Promise<LeadModelTurn> {
     const { outcomes, ...input } = parseActivityInput('leadModelStepWithOutcomes', raw);
-    return modelStep(deps, input, await prepareToolOutcomes(deps, input.threadId, input.runId, outcomes));
+    await writeToolOutcomes(deps, input.threadId, input.runId, outcomes);
+    return modelStep(deps, input);
   };
 }
 
-/**
- * One lead model call: the model called on the thread with the step's own messages, its answer
- * stored (once), those messages before it.
- */
-async function modelStep(deps: ActivityDeps, input: LeadModelStepInput, handed?: PreparedToolOutcomes): Promise<LeadModelTurn> {
-  const held = new HeldStepWrites(deps, [...(handed?.messages ?? []), ...(await stepMessages(deps, input))], input, handed?.writeEnds ?? (async () => undefined));
-  try {
-    return await callAndStore(deps, input, held);
-  } catch (err) {
-    // What the step was to write is written all the same: a run that ends here keeps its input.
-    await held.flush().catch((writeErr: unknown) => log.warn('Writing the messages of a failed lead step failed', { error: String(writeErr) }));
-    throw err;
-  }
-}
-
-async function callAndStore(deps: ActivityDeps, input: LeadModelStepInput, held: HeldStepWrites): Promise<LeadModelTurn> {
+/** One lead model call: pending messages written, the model called, its answer stored (once). */
+async function modelStep(deps: ActivityDeps, input: LeadModelStepInput): Promise<LeadModelTurn> {
   const key = messageKeys.ai(input.runId, input.turn);
   // A retry after the message was stored returns it: no second model call, no changed answer.
   // The per-response limit never exceeds what this worker was started with, whatever the run asked for.
   const maxConcurrent = Math.min(input.limits.maxConcurrent, deps.config.subagent_runtime.max_running);
   const existing = await deps.stores.messages.getMessage(input.threadId, key);
-  if (existing) {
-    await held.flush();
-    return withAdmission(deps, input, toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent));
-  }
+  if (existing) return withAdmission(deps, input, toLeadTurn(key, toAiMessage(existing), input.modelName, maxConcurrent));
   // A response that delegates takes the queue's backlog at the end; asked for now, the reading
   // runs beside the model call instead of after it.
   if (input.admissionSnapshot && input.catalog.length > 0) warmAdmissionSnapshot(deps);
@@ -77,7 +59,8 @@ async function callAndStore(deps: ActivityDeps, input: LeadModelStepInput, held:
   const ownTools = leadTools(deps, input);
   const promptInput = { ...input, limits: { ...input.limits, maxConcurrent }, leadTools: ownTools.names, deferredTools: ownTools.deferred };
 
-  const records = held.transcript(await deps.stores.messages.listMessages(input.threadId));
+  await writePendingMessages(deps, input);
+  const records = await deps.stores.messages.listMessages(input.threadId);
   const thread = records.map((r) => mapStoredMessageToChatMessage(r.message));
   // Dangling calls repaired, user input framed, tool results neutralized, then compacted when
   // summarization is on: the summary joins the durable context, the delegation ledger below is
@@ -124,7 +107,7 @@ async function callAndStore(deps: ActivityDeps, input: LeadModelStepInput, held:
   const ai = withUniqueToolCallIds(normalizeAiMessage(response, input), usedToolCallIds(thread), input.runId, input.turn);
   const [stored] = mapChatMessagesToStoredMessages([ai]);
   if (stored === undefined) throw new Error('Could not serialize the model response');
-  const { inserted } = await held.putAnswer({ threadId: input.threadId, runId: input.runId, key, message: stored });
+  const { inserted } = await deps.stores.messages.putMessageIfAbsent({ threadId: input.threadId, runId: input.runId, key, message: stored });
   const kept = inserted ? ai : toAiMessage((await deps.stores.messages.getMessage(input.threadId, key)) ?? stored);
   return withAdmission(deps, input, toLeadTurn(key, kept, input.modelName, maxConcurrent, usage.total));
 }
@@ -155,9 +138,9 @@ function durableContext(
   };
 }
 
-/** The run's opening user message (turn 0) and the previous turn's tool results, as the step writes them. */
-async function stepMessages(deps: ActivityDeps, input: LeadModelStepInput): Promise<KeyedMessage[]> {
-  const writes: KeyedMessage[] = [];
+/** Writes the run's opening user message (turn 0) and the previous turn's tool results. */
+async function writePendingMessages(deps: ActivityDeps, input: LeadModelStepInput): Promise<void> {
+  const writes: Array<{ key: string; message: HumanMessage | Awaited<ReturnType<typeof toolOutcomeMessage>> }> = [];
   if (input.turn === 0 && input.message !== null) {
     writes.push({
       key: messageKeys.input(input.runId),
@@ -167,7 +150,7 @@ async function stepMessages(deps: ActivityDeps, input: LeadModelStepInput): Prom
   for (const outcome of input.toolOutcomes) {
     writes.push({ key: messageKeys.tool(input.runId, outcome.toolCallId), message: await toolOutcomeMessage(outcome, deps.stores.results, deps.stores.batches) });
   }
-  return writes;
+  await putThreadMessages(deps, input.threadId, input.runId, writes);
 }
 
 /**

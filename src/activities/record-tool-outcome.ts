@@ -4,7 +4,7 @@ import type { ActivityDeps } from './activity-deps';
 import { parseActivityInput } from './parse-activity-input';
 import { toolEndEvent } from './lead-tool-events';
 import { dropEndedTaskCheckpoints, taskEndEvent } from './record-task-end';
-import { putThreadMessages, type KeyedMessage } from './thread-writes';
+import { putThreadMessages } from './thread-writes';
 import { toolOutcomeMessage } from './tool-outcome-message';
 
 /** The outcomes of the input, whichever shape the workflow sent: a burst, or (runs recorded before bursts) one call's. */
@@ -46,21 +46,14 @@ async function withStoredSpend(store: TaskProgressStore, threadId: string, runId
   return { call: { ...call, outcome: { ...outcome, task } }, spent: stored.progress };
 }
 
-/** Outcomes the run learned together, ready to write: their tool messages and the rest of their writes. */
-export interface PreparedToolOutcomes {
-  /** The tool message the lead reads next of each call, in call order. */
-  readonly messages: readonly KeyedMessage[];
-  /** Writes a task's single `subagent.end` (and drops the checkpoints its executions left behind) and a lead tool's `tool.end`. */
-  readonly writeEnds: () => Promise<void>;
-  readonly result: RecordToolOutcomeResult;
-}
-
 /**
- * Reads what the outcomes' writes need. Every write is keyed by the id the run gave the call, so
- * a retry writes nothing twice. A task the run knows no spend of is written with the spend its
- * execution stored, which the result returns.
+ * Writes outcomes the run learned together: the tool message the lead reads next, a task's single
+ * `subagent.end` (and the checkpoints its executions left behind), a lead tool's `tool.end`; the
+ * end rows in one batch, the tool messages in another (in call order), both asked for at once.
+ * Every write is keyed by the id the run gave the call, so a retry writes nothing twice. A task the
+ * run knows no spend of is written with the spend its execution stored, which is returned.
  */
-export async function prepareToolOutcomes(deps: ActivityDeps, threadId: string, runId: string, asked: readonly CallOutcome[]): Promise<PreparedToolOutcomes> {
+export async function writeToolOutcomes(deps: ActivityDeps, threadId: string, runId: string, asked: readonly CallOutcome[]): Promise<RecordToolOutcomeResult> {
   const resolved = await Promise.all(asked.map((call) => withStoredSpend(deps.stores.progress, threadId, runId, call)));
   const outcomes = resolved.map(({ call }) => call);
   const results = readingOnce(deps.stores.results);
@@ -68,24 +61,14 @@ export async function prepareToolOutcomes(deps: ActivityDeps, threadId: string, 
   const messages = await Promise.all(
     outcomes.map(async ({ callId, outcome }) => ({ key: messageKeys.tool(runId, callId), message: await toolOutcomeMessage(outcome, results, deps.stores.batches) })),
   );
-  const writeEnds = async (): Promise<void> => {
-    await Promise.all([
-      events.length > 0 ? deps.stores.events.putBatch(events) : null,
-      ...outcomes.map(({ outcome }) => (outcome.kind === 'subagent' ? dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task) : null)),
-    ]);
-  };
-  return { messages, writeEnds, result: { spent: resolved.flatMap(({ call, spent }) => (spent === null ? [] : [{ callId: call.callId, progress: spent }])) } };
-}
-
-/**
- * Writes outcomes the run learned together ({@link prepareToolOutcomes}): the end rows in one
- * batch, the tool messages in another (in call order), both asked for at once, so a SQLite store
- * commits them in one transaction (one WAL sync on the lead's path).
- */
-export async function writeToolOutcomes(deps: ActivityDeps, threadId: string, runId: string, asked: readonly CallOutcome[]): Promise<RecordToolOutcomeResult> {
-  const { messages, writeEnds, result } = await prepareToolOutcomes(deps, threadId, runId, asked);
-  await Promise.all([writeEnds(), putThreadMessages(deps, threadId, runId, messages)]);
-  return result;
+  // Asked for together, so a SQLite store commits the end rows and the tool messages at once
+  // (one WAL sync on the lead's path); each write is keyed, so a retry adds only what is missing.
+  await Promise.all([
+    events.length > 0 ? deps.stores.events.putBatch(events) : null,
+    putThreadMessages(deps, threadId, runId, messages),
+    ...outcomes.map(({ outcome }) => (outcome.kind === 'subagent' ? dropEndedTaskCheckpoints(deps, threadId, runId, outcome.task) : null)),
+  ]);
+  return { spent: resolved.flatMap(({ call, spent }) => (spent === null ? [] : [{ callId: call.callId, progress: spent }])) };
 }
 
 /**

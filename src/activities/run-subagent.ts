@@ -99,7 +99,7 @@ export function createSubagentExecutor(deps: ActivityDeps): SubagentExecutor {
     const receipts = receiptsEnabled ? new ReceiptHarvest(sha256Hex) : null;
     const modelName = resolveSubagentModelName(def, input.parentModel, deps.config);
     const events = new StepEventBuffer(deps.stores.events, input);
-    events.start(modelName);
+    await withHeartbeats(() => untilStored(() => events.start(modelName)));
 
     // With resume on, the graph checkpoints every step that changed the conversation; an attempt
     // after a lost or stopped worker continues from the last one instead of starting over, in a

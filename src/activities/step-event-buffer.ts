@@ -2,7 +2,6 @@ import { log } from '@temporalio/activity';
 import { executionScopeOf, SUBAGENT_EVENT_CATEGORY, type SubagentExecutionScope, type SubagentStepPayload, type SubagentTaskInput, type TokenUsage } from '../contracts';
 import { DEFAULT_LIST_EVENTS_LIMIT, type NewRunEvent, type RunEventStore } from '../store';
 import type { TakenOverStep } from './step-capture';
-import { WRITE_BEHIND_MS } from './write-behind';
 
 /** Pending step rows are written together once this many accumulate (SPEC §4.4). */
 export const FLUSH_THRESHOLD = 25;
@@ -16,8 +15,6 @@ export class StepEventBuffer {
   private pending: NewRunEvent[] = [];
   /** Settles once every write asked for so far has (none rejects). */
   private writing: Promise<void> = Promise.resolve();
-  /** Flushes the `subagent.start` row when no other write took it along first. */
-  private startHold: NodeJS.Timeout | null = null;
   private readonly scope: SubagentExecutionScope;
 
   constructor(
@@ -27,28 +24,25 @@ export class StepEventBuffer {
     this.scope = executionScopeOf(task);
   }
 
-  /**
-   * Adds `subagent.start` ahead of every step row, written once per task (a later attempt finds it
-   * already written): with the first flush, or on its own after {@link WRITE_BEHIND_MS}. A quick
-   * execution's last flush takes it along, so its start, steps and result share one commit.
-   */
-  start(modelName: string): void {
-    this.pending.unshift({
-      dedupeKey: `start:${this.scope.threadId}:${this.scope.runId}:${this.scope.taskId}`,
-      runId: this.scope.runId,
-      threadId: this.scope.threadId,
-      category: SUBAGENT_EVENT_CATEGORY,
-      event: 'subagent.start',
-      taskId: this.scope.taskId,
-      payload: {
-        task_id: this.scope.taskId,
-        description: this.task.description,
-        subagent: this.task.subagentType,
-        model_name: modelName,
-        attempt: this.task.attempt,
+  /** Writes `subagent.start` once per task (a later attempt finds it already written). */
+  async start(modelName: string): Promise<void> {
+    await this.store.putBatch([
+      {
+        dedupeKey: `start:${this.scope.threadId}:${this.scope.runId}:${this.scope.taskId}`,
+        runId: this.scope.runId,
+        threadId: this.scope.threadId,
+        category: SUBAGENT_EVENT_CATEGORY,
+        event: 'subagent.start',
+        taskId: this.scope.taskId,
+        payload: {
+          task_id: this.scope.taskId,
+          description: this.task.description,
+          subagent: this.task.subagentType,
+          model_name: modelName,
+          attempt: this.task.attempt,
+        },
       },
-    });
-    this.startHold = setTimeout(() => void this.flush(), WRITE_BEHIND_MS);
+    ]);
   }
 
   async add(step: SubagentStepPayload, usage: TokenUsage | null): Promise<void> {
@@ -102,10 +96,6 @@ export class StepEventBuffer {
    * one it raced). Never throws (events must not fail the subagent).
    */
   async flush(): Promise<void> {
-    if (this.startHold !== null) {
-      clearTimeout(this.startHold);
-      this.startHold = null;
-    }
     if (this.pending.length > 0) {
       const batch = this.pending;
       this.pending = [];

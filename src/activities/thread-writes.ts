@@ -1,14 +1,8 @@
 import { mapChatMessagesToStoredMessages, type BaseMessage, type StoredMessage } from '@langchain/core/messages';
 import type { ActivityDeps } from './activity-deps';
 
-/** A message a run writes to its thread under the key the workflow chose. */
-export interface KeyedMessage {
-  readonly key: string;
-  readonly message: BaseMessage;
-}
-
 /** `message` as the thread store keeps it. @throws Error when it cannot be serialized */
-export function storedMessage(key: string, message: BaseMessage): StoredMessage {
+function storedMessage(key: string, message: BaseMessage): StoredMessage {
   const [stored] = mapChatMessagesToStoredMessages([message]);
   if (stored === undefined) throw new Error(`Could not serialize the ${message.getType()} message ${key}`);
   return stored;
@@ -27,6 +21,6 @@ export async function putThreadMessage(deps: ActivityDeps, threadId: string, run
  * Writes messages to a thread under the keys the workflow chose, in one transaction and in the
  * order given; the first write of each key wins, as with {@link putThreadMessage}.
  */
-export async function putThreadMessages(deps: ActivityDeps, threadId: string, runId: string, writes: readonly KeyedMessage[]): Promise<void> {
+export async function putThreadMessages(deps: ActivityDeps, threadId: string, runId: string, writes: readonly { key: string; message: BaseMessage }[]): Promise<void> {
   await deps.stores.messages.putMessagesIfAbsent(writes.map(({ key, message }) => ({ threadId, runId, key, message: storedMessage(key, message) })));
 }

@@ -2,7 +2,6 @@ export { openConfiguredStores, openStores } from './stores';
 export type { Stores, OpenStoresOptions } from './stores';
 export type { SqliteSynchronous } from './sqlite/open-sqlite-database';
 export { messageKeys } from './thread-message-store';
-export { asReadBack } from './stored-json';
 export type { ThreadMessageRecord, ThreadMessageStore } from './thread-message-store';
 export type { ThreadSummaryRecord, ThreadSummaryStore } from './thread-summary-store';
 export { DEFAULT_LIST_EVENTS_LIMIT } from './run-event-store';

@@ -12,11 +12,3 @@ export function toStoredJson(value: unknown): string {
   // The plain search first: the expression is costly and hardly ever has anything to replace.
   return json.includes('\\u0000') ? json.replace(NUL_ESCAPE, '$1\\ufffd') : json;
 }
-
-/**
- * `value` as a store gives it back after writing it: what a reader of the stored row gets, for a
- * writer that shows what it is about to store before the write lands.
- */
-export function asReadBack<T>(value: T): T {
-  return JSON.parse(toStoredJson(value)) as T;
-}

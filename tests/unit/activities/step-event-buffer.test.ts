@@ -1,5 +1,4 @@
 import { StepEventBuffer } from '../../../src/activities/step-event-buffer';
-import { WRITE_BEHIND_MS } from '../../../src/activities/write-behind';
 import type { NewRunEvent, RunEventStore } from '../../../src/store';
 import { itemExecution } from '../../store/conformance/batch-fixtures';
 
@@ -80,46 +79,4 @@ test('the last of three flushes waits for the first write too, when the writes b
   release();
   await last;
   expect(stored.map((r) => (r.payload as { message_index: number }).message_index)).toEqual([2, 1, 0]);
-});
-
-/** The rows of each write asked for: `start`, or a step's index. */
-const rowsOf = (batches: readonly (readonly NewRunEvent[])[]) =>
-  batches.map((rows) => rows.map((r) => (r.event === 'subagent.start' ? 'start' : (r.payload as { message_index: number }).message_index)));
-
-/** A store that writes at once and keeps each batch it was asked to write. */
-function batchStore() {
-  const batches: NewRunEvent[][] = [];
-  const store = {
-    putBatch: (rows: readonly NewRunEvent[]) => {
-      batches.push([...rows]);
-      return Promise.resolve([]);
-    },
-  } as unknown as RunEventStore;
-  return { store, batches };
-}
-
-test('the start row waits for the first flush and goes in it, ahead of the steps', async () => {
-  const { store, batches } = batchStore();
-  const buffer = new StepEventBuffer(store, itemExecution('k'));
-  buffer.start('scripted');
-  await buffer.add(step(0), null);
-  await buffer.add(step(1), null);
-  expect(batches).toEqual([]);
-  await buffer.flush();
-  expect(rowsOf(batches)).toEqual([['start', 0, 1]]);
-  // The hold ended with that flush: nothing is written again once it would have run out.
-  await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS + 50));
-  expect(batches).toHaveLength(1);
-});
-
-test('a start row no flush takes along is written on its own once the hold runs out, and only once', async () => {
-  const { store, batches } = batchStore();
-  const buffer = new StepEventBuffer(store, itemExecution('k'));
-  buffer.start('scripted');
-  await new Promise((resolve) => setTimeout(resolve, WRITE_BEHIND_MS + 50));
-  expect(rowsOf(batches)).toEqual([['start']]);
-  expect(batches[0]?.[0]?.payload).toMatchObject({ model_name: 'scripted', attempt: 1 });
-  await buffer.add(step(0), null);
-  await buffer.flush();
-  expect(rowsOf(batches)).toEqual([['start'], [0]]);
 });
