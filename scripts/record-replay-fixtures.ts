@@ -20,6 +20,7 @@ import { startSubagentWorkerProcess } from '../tests/fault/subagent-worker-proce
 import { HISTORIES_DIR, MANIFEST_PATH, readManifest, type ReplayFixture } from '../tests/replay/fixtures';
 import { SCRIPTED_MODEL, startHarness } from '../tests/support/harness';
 import { everythingServerConfig } from '../tests/support/mcp-servers';
+import { overBudgetTurn, TINY_TOKEN_BUDGET } from '../tests/support/over-budget-turn';
 import { createTestEnv } from '../tests/support/temporal-env';
 
 interface FixtureRecipe {
@@ -85,11 +86,6 @@ const DELEGATION_LIMIT = { subagents: { max_total_per_run: 3 } };
 
 /** The delegation-limit config with the lead's model steps as local activities. */
 const LOCAL_MODEL_STEPS = { ...DELEGATION_LIMIT, lead_runs: { model_steps: 'local' } };
-
-/** A general-purpose subagent token budget that one {@link overBudget} turn spends (token_capped). */
-const TINY_TOKEN_BUDGET = { subagents: { agents: { 'general-purpose': { token_budget: { enabled: true, max_tokens: 1000, warn_threshold: 0.5 } } } } };
-/** A subagent turn of 1,100 tokens whose tool call the budget strips. */
-const overBudget = (content: string) => ({ content, tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } });
 
 /** Up to 20 lead turns of one task each, continuing as new at 100 history events. */
 const CONTINUE_AS_NEW_AT_100 = { agents: { default: { max_turns: 20 } }, subagents: { max_total_per_run: 50 }, loop_detection: { enabled: false }, lead_runs: { history_event_limit: 100 } };
@@ -539,7 +535,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
     scenario: () => ({
       lead: [{ tool_calls: [task(1, 'bash'), task(2)] }, { tool_calls: [task(3)] }, { content: 'all done' }],
       subagents: [
-        { match: 'Job 2', turns: [{ ...overBudget('slow'), delay_ms: 500 }] },
+        { match: 'Job 2', turns: [{ ...overBudgetTurn('slow'), delay_ms: 500 }] },
         { match: '*', turns: [{ content: 'fast' }] },
       ],
     }),
@@ -551,7 +547,7 @@ const RECIPES: Record<string, FixtureRecipe> = {
       'Patch "lead-task-attributes-after-step": a one-task run whose subagent ends token_capped: the workflow task that learns the outcome schedules leadModelStepWithOutcomes alone; the subagent and its stop reason go with the closing upsert.',
     scenario: () => ({
       lead: [{ tool_calls: [task(1)] }, { content: 'Job 1 is done.' }],
-      subagents: [{ match: '*', turns: [overBudget('short')] }],
+      subagents: [{ match: '*', turns: [overBudgetTurn('short')] }],
     }),
     config: TINY_TOKEN_BUDGET,
   },

@@ -2,15 +2,13 @@ import { WorkflowFailedError } from '@temporalio/client';
 import { SA_RUN_STATUS, SA_STOP_REASONS, SA_SUBAGENTS } from '../../src/contracts';
 import { WORKFLOW_PATCHES } from '../../src/workflows/patches';
 import { decodeJson, patchIds, type HistoryEvent } from '../support/history-events';
+import { overBudgetTurn, TINY_TOKEN_BUDGET } from '../support/over-budget-turn';
 import { useTemporal, waitFor } from '../support/use-temporal';
 
 const temporal = useTemporal();
 
 const task = (n: number, subagent = 'general-purpose') => ({ name: 'task', args: { description: `Job ${n}`, prompt: `Job ${n}: do it`, subagent_type: subagent } });
 
-/** A general-purpose subagent's token budget that one model turn of {@link overBudget} spends. */
-const TINY_BUDGET = { subagents: { agents: { 'general-purpose': { token_budget: { enabled: true, max_tokens: 1000, warn_threshold: 0.5 } } } } };
-const overBudget = (content: string) => ({ content, tool_calls: [{ name: 'ls', args: { path: '.' } }], usage: { input_tokens: 700, output_tokens: 400 } });
 
 async function historyOf(workflowId: string, runId?: string): Promise<HistoryEvent[]> {
   return (await temporal.env().client.workflow.getHandle(workflowId, runId).fetchHistory()).events ?? [];
@@ -53,8 +51,8 @@ function workflowTasks(events: readonly HistoryEvent[]): WorkflowTaskCommands[] 
 test("a one-task run upserts its task's attributes with its closing status: the workflow task that learned the outcome only schedules the next step", async () => {
   // The subagent's one turn spends its whole token budget: its task has a stop reason to make searchable.
   const harness = await temporal.start(
-    { lead: [{ tool_calls: [task(1)] }, { content: 'Job 1 is done.' }], subagents: [{ match: '*', turns: [overBudget('a short answer')] }] },
-    TINY_BUDGET,
+    { lead: [{ tool_calls: [task(1)] }, { content: 'Job 1 is done.' }], subagents: [{ match: '*', turns: [overBudgetTurn('a short answer')] }] },
+    TINY_TOKEN_BUDGET,
   );
   const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-one', runId: 'run-1' });
   expect(state.status).toBe('completed');
@@ -80,11 +78,11 @@ test("a response's tasks' attributes go with the workflow task that handles the 
       lead: [{ tool_calls: [task(1, 'bash'), task(2)] }, { tool_calls: [task(3)] }, { content: 'all done' }],
       subagents: [
         // Over its budget: the response's last outcome changes the run's stop reasons.
-        { match: 'Job 2', turns: [{ ...overBudget('slow'), delay_ms: 1_500 }] },
+        { match: 'Job 2', turns: [{ ...overBudgetTurn('slow'), delay_ms: 1_500 }] },
         { match: '*', turns: [{ content: 'fast' }] },
       ],
     },
-    TINY_BUDGET,
+    TINY_TOKEN_BUDGET,
   );
   const { state, workflowId } = await harness.run({ message: 'go', threadId: 'thread-turns', runId: 'run-1' });
   expect(state.tasks.map((t) => [t.taskId, t.subagent, t.status, t.stopReason])).toEqual([
@@ -136,11 +134,11 @@ test('a run that continues as new after a response carries the attributes its la
     {
       lead: [{ tool_calls: tasks }, { content: 'done' }],
       subagents: [
-        { match: 'Job 39:', turns: [{ ...overBudget('slow'), delay_ms: 2_000 }] },
+        { match: 'Job 39:', turns: [{ ...overBudgetTurn('slow'), delay_ms: 2_000 }] },
         { match: '*', turns: [{ content: 'fast' }] },
       ],
     },
-    { ...TINY_BUDGET, subagents: { ...TINY_BUDGET.subagents, max_total_per_run: 50 }, subagent_runtime: { max_running: 40 }, lead_runs: { history_event_limit: 100 } },
+    { ...TINY_TOKEN_BUDGET, subagents: { ...TINY_TOKEN_BUDGET.subagents, max_total_per_run: 50 }, subagent_runtime: { max_running: 40 }, lead_runs: { history_event_limit: 100 } },
   );
   const started = await harness.client.startRun({ message: 'go', threadId: 'thread-continued', runId: 'run-1' });
   await started.handle.result();
